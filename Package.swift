@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Halley",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Halley", targets: ["Halley"]),
+        .executable(name: "halley", targets: ["halley"]),
+    ],
+    // Deliberately empty: Halley depends on Foundation and the toolchain only.
+    dependencies: [],
+    targets: [
+        .target(name: "Halley"),
+        .executableTarget(name: "halley", dependencies: ["Halley"]),
+        .testTarget(
+            name: "HalleyTests",
+            dependencies: ["Halley"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

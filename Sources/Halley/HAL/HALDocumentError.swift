@@ -1,0 +1,92 @@
+import Foundation
+
+/// Why a body is not a usable HAL document, and where in it.
+///
+/// ```swift
+/// do { _ = try HALResource(parsing: body) }
+/// catch let error as HALDocumentError {
+///     error.code   // .missingHref
+///     error.path   // "$._links.contacts[1]"
+/// }
+/// ```
+public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong. Open for new codes, so switch with a `default`.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// The code's stable name.
+        public let rawValue: String
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The body is not JSON; ``HALDocumentError/jsonError`` has the details.
+        public static let invalidJSON = Code(rawValue: "invalidJSON")
+        /// The body holds bytes that are not UTF-8.
+        public static let invalidUTF8 = Code(rawValue: "invalidUTF8")
+        /// The body nests arrays and objects deeper than the limit.
+        public static let nestingTooDeep = Code(rawValue: "nestingTooDeep")
+        /// The top-level value (or an embedded resource) is not an object.
+        public static let resourceNotObject = Code(rawValue: "resourceNotObject")
+        /// `_links` is not an object.
+        public static let linksNotObject = Code(rawValue: "linksNotObject")
+        /// `_embedded` is not an object.
+        public static let embeddedNotObject = Code(rawValue: "embeddedNotObject")
+        /// A relation in `_links` holds something other than a link object or an array of them.
+        public static let linkNotObject = Code(rawValue: "linkNotObject")
+        /// A link object has no `href`.
+        public static let missingHref = Code(rawValue: "missingHref")
+        /// A link's `href` is not a string.
+        public static let hrefNotString = Code(rawValue: "hrefNotString")
+        /// A link's `templated` is not `true` or `false`.
+        public static let templatedNotBoolean = Code(rawValue: "templatedNotBoolean")
+        /// A link's `type`, `name`, `title`, `profile`, `hreflang` or `deprecation` is not a string.
+        public static let linkPropertyNotString = Code(rawValue: "linkPropertyNotString")
+        /// The code's name.
+        public var description: String { rawValue }
+    }
+
+    /// What is wrong.
+    public let code: Code
+    /// JSON path of the offending value, e.g. `$._embedded.contacts[2]._links.self`.
+    public let path: String
+    /// A sentence for people.
+    public let message: String
+    /// The URL the document came from, when known.
+    public let url: URL?
+    /// The JSON syntax error behind ``Code/invalidJSON``, ``Code/invalidUTF8`` and
+    /// ``Code/nestingTooDeep``.
+    public let jsonError: JSONParsingError?
+    /// The relation a malformed link belongs to.
+    public internal(set) var relation: LinkRelation?
+
+    /// Creates an error.
+    public init(code: Code, path: String, message: String, url: URL? = nil, jsonError: JSONParsingError? = nil) {
+        self.code = code
+        self.path = path
+        self.message = message
+        self.url = url
+        self.jsonError = jsonError
+    }
+
+    /// `message at <path> in <url>`.
+    public var description: String {
+        var text = "\(message) at \(path)"
+        if let jsonError { text += " (byte \(jsonError.byteOffset))" }
+        if let url { text += " in \(url.absoluteString)" }
+        return text
+    }
+
+    init(_ jsonError: JSONParsingError, url: URL?) {
+        let code: Code
+        switch jsonError.code {
+        case .invalidUTF8: code = .invalidUTF8
+        case .nestingTooDeep: code = .nestingTooDeep
+        default: code = .invalidJSON
+        }
+        self.init(code: code, path: jsonError.path, message: "invalid JSON: \(jsonError.message)", url: url,
+                  jsonError: jsonError)
+    }
+
+    func with(url: URL?) -> HALDocumentError {
+        var copy = HALDocumentError(code: code, path: path, message: message, url: url, jsonError: jsonError)
+        copy.relation = relation
+        return copy
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// A HAL resource: its state, its `_links` and its `_embedded` resources.
+///
+/// ```swift
+/// let resource = try HALResource(parsing: body, url: URL(string: "https://api.example.com/orders"))
+/// resource.state["total"]?.intValue
+/// resource.links.link(for: .next)?.href
+/// resource.embedded.resources(for: "ea:order").count
+/// resource.url(for: resource.links.link(for: .next)!)   // absolute URL
+/// ```
+///
+/// `_links` and `_embedded` are the only reserved names (HAL draft, section 4); any other
+/// member, underscore or not, is state.
+public struct HALResource: Sendable, Hashable {
+    /// The resource object as written, `_links` and `_embedded` included.
+    public let json: JSONObject
+    /// The resource's links.
+    public let links: Links
+    /// The resources in `_embedded`.
+    public let embedded: EmbeddedResources
+    /// The URL relative hrefs resolve against: the URL the document came from (after
+    /// redirects) for a top-level resource; for an embedded resource, its own `self` link
+    /// when it has one, otherwise the resource that embeds it.
+    public let baseURL: URL?
+
+    /// Parses a HAL document.
+    ///
+    /// - Parameters:
+    ///   - data: The body, UTF-8 JSON.
+    ///   - url: The URL the body came from; relative hrefs resolve against it.
+    ///   - options: Strictness and limits.
+    /// - Throws: ``HALDocumentError`` naming what is wrong and its JSON path.
+    public init(parsing data: Data, url: URL? = nil, options: HALParsingOptions = HALParsingOptions())
+        throws(HALDocumentError)
+    {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: data, options: options.json)
+        } catch {
+            throw HALDocumentError(error, url: url)
+        }
+        try self.init(json: value, url: url, options: options)
+    }
+
+    /// Reads a HAL resource from a parsed JSON value.
+    ///
+    /// - Throws: ``HALDocumentError`` naming what is wrong and its JSON path.
+    public init(json: JSONValue, url: URL? = nil, options: HALParsingOptions = HALParsingOptions())
+        throws(HALDocumentError)
+    {
+        guard case .object(let object) = json else {
+            throw HALDocumentError(code: .resourceNotObject, path: "$",
+                                   message: "a HAL document must be an object, not a \(json.kindName)", url: url)
+        }
+        do {
+            try self.init(object: object, path: "$", baseURL: url, scope: .empty, options: options)
+        } catch {
+            throw error.with(url: url)
+        }
+    }
+
+    init(object: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
+        throws(HALDocumentError)
+    {
+        json = object
+        switch object["_links"] {
+        case nil, .null?:
+            links = Links(scope: scope)
+        case .object(let linksObject)?:
+            links = try Links(json: linksObject, path: JSONPath.appending(.key("_links"), to: path),
+                              scope: scope, options: options)
+        case let other?:
+            throw HALDocumentError(code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
+                                   message: "_links is a \(other.kindName), not an object")
+        }
+        var base = baseURL
+        if let selfLink = links.selfLink, !selfLink.templated,
+            let selfURL = URL(string: selfLink.href, relativeTo: baseURL)?.absoluteURL, selfURL.scheme != nil
+        {
+            base = selfURL
+        }
+        self.baseURL = base
+        switch object["_embedded"] {
+        case nil, .null?:
+            embedded = EmbeddedResources(scope: links.scope)
+        case .object(let embeddedObject)?:
+            embedded = try EmbeddedResources(
+                json: embeddedObject, path: JSONPath.appending(.key("_embedded"), to: path),
+                baseURL: base, scope: links.scope, options: options)
+        case let other?:
+            throw HALDocumentError(code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
+                                   message: "_embedded is a \(other.kindName), not an object")
+        }
+    }
+
+    /// The resource's own attributes: everything but `_links` and `_embedded`.
+    public var state: JSONObject {
+        var state = json
+        state.removeValue(forKey: "_links")
+        state.removeValue(forKey: "_embedded")
+        return state
+    }
+
+    /// Every malformed link left out of this resource and the resources it embeds.
+    public var problems: [HALDocumentError] {
+        links.problems + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }
+    }
+
+    /// The absolute URL of a non-templated link, resolved against ``baseURL`` (RFC 3986,
+    /// section 5). `nil` for templated links (expand them first) and unusable hrefs.
+    public func url(for link: Link) -> URL? {
+        guard !link.templated else { return nil }
+        return resolve(link.href)
+    }
+
+    /// Resolves an href (or an expanded template) against ``baseURL``.
+    public func resolve(_ href: String) -> URL? {
+        URL(string: href, relativeTo: baseURL)?.absoluteURL
+    }
+}
+
+extension Links {
+    /// Empty links that still see the enclosing resources' CURIE prefixes.
+    init(scope: CURIEScope) {
+        self.init()
+        self.scope = scope
+    }
+}
+
+/// The `_embedded` resources of a HAL resource, by relation, in document order.
+public struct EmbeddedResources: Sendable, Hashable {
+    /// One relation of `_embedded`.
+    public struct Entry: Sendable, Hashable {
+        /// The relation as written.
+        public let rel: LinkRelation
+        /// The embedded resources; one element when the document wrote a single object.
+        public let resources: [HALResource]
+        /// Whether the document wrote an array.
+        public let isArray: Bool
+    }
+
+    /// The relations in document order.
+    public let entries: [Entry]
+    private let scope: CURIEScope
+    private let relKeys: [String]
+
+    init(scope: CURIEScope) {
+        entries = []
+        self.scope = scope
+        relKeys = []
+    }
+
+    init(json: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
+        throws(HALDocumentError)
+    {
+        var entries: [Entry] = []
+        entries.reserveCapacity(json.count)
+        for (rel, value) in json.members {
+            let relPath = JSONPath.appending(.key(rel), to: path)
+            switch value {
+            case .object(let object):
+                let resource = try HALResource(object: object, path: relPath, baseURL: baseURL, scope: scope, options: options)
+                entries.append(Entry(rel: LinkRelation(rel), resources: [resource], isArray: false))
+            case .array(let elements):
+                var resources: [HALResource] = []
+                resources.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    let elementPath = JSONPath.appending(.index(index), to: relPath)
+                    guard case .object(let object) = element else {
+                        throw HALDocumentError(code: .resourceNotObject, path: elementPath,
+                                               message: "embedded \(rel) holds a \(element.kindName), not a resource object")
+                    }
+                    resources.append(
+                        try HALResource(object: object, path: elementPath, baseURL: baseURL, scope: scope, options: options))
+                }
+                entries.append(Entry(rel: LinkRelation(rel), resources: resources, isArray: true))
+            default:
+                throw HALDocumentError(code: .resourceNotObject, path: relPath,
+                                       message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources")
+            }
+        }
+        self.entries = entries
+        self.scope = scope
+        relKeys = entries.map(\.rel.rawValue)
+    }
+
+    /// The relation names in document order.
+    public var rels: [LinkRelation] { entries.map(\.rel) }
+
+    /// The entry for `rel`, matched like ``Links/relation(_:)`` (as written, or by CURIE
+    /// expansion).
+    public func entry(for rel: LinkRelation) -> Entry? {
+        scope.match(rel.rawValue, in: relKeys).map { entries[$0] }
+    }
+
+    /// The embedded resources of `rel`; empty when there are none.
+    public func resources(for rel: LinkRelation) -> [HALResource] {
+        entry(for: rel)?.resources ?? []
+    }
+
+    /// The first embedded resource of `rel`.
+    public func resource(for rel: LinkRelation) -> HALResource? {
+        entry(for: rel)?.resources.first
+    }
+}

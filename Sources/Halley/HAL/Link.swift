@@ -1,0 +1,115 @@
+import Foundation
+
+/// A HAL link object: where a relation points, and what the server says about it.
+///
+/// All eight properties of the HAL draft (section 5) are read. The object exactly as the
+/// server wrote it, including properties HAL does not define, is kept in ``json``.
+///
+/// ```swift
+/// let link = try Link(href: "/contacts{?page}", templated: true)
+/// link.isTemplated   // true
+/// ```
+public struct Link: Sendable, Hashable {
+    /// The target URI, or a URI template when ``templated`` is `true`.
+    public let href: String
+    /// Whether ``href`` is an RFC 6570 URI template. `true` only when the JSON says `true`.
+    public let templated: Bool
+    /// A hint of the target's media type.
+    public let type: String?
+    /// A URL explaining that the link is deprecated; following it emits a warning event.
+    public let deprecation: String?
+    /// A secondary key for picking one of several links with the same relation.
+    public let name: String?
+    /// A profile URI (RFC 6906) hinting at the target's semantics.
+    public let profile: String?
+    /// A human-readable label.
+    public let title: String?
+    /// The target's language.
+    public let hreflang: String?
+    /// The link object as written, including properties HAL does not define.
+    public let json: JSONObject
+
+    /// Creates a link from its properties.
+    public init(
+        href: String, templated: Bool = false, type: String? = nil, deprecation: String? = nil,
+        name: String? = nil, profile: String? = nil, title: String? = nil, hreflang: String? = nil
+    ) {
+        self.href = href
+        self.templated = templated
+        self.type = type
+        self.deprecation = deprecation
+        self.name = name
+        self.profile = profile
+        self.title = title
+        self.hreflang = hreflang
+        var json: JSONObject = ["href": .string(href)]
+        if templated { json["templated"] = true }
+        for (key, value) in [("type", type), ("deprecation", deprecation), ("name", name),
+                             ("profile", profile), ("title", title), ("hreflang", hreflang)] {
+            if let value { json[key] = .string(value) }
+        }
+        self.json = json
+    }
+
+    /// Whether ``href`` is a URI template (same as ``templated``).
+    public var isTemplated: Bool { templated }
+
+    /// Whether the server marked the link deprecated.
+    public var isDeprecated: Bool { deprecation != nil }
+
+    /// Reads a link object, validating every HAL property's type.
+    ///
+    /// - Parameters:
+    ///   - json: The link object.
+    ///   - path: JSON path used in errors.
+    /// - Throws: ``HALDocumentError`` with ``HALDocumentError/Code/missingHref``,
+    ///   ``HALDocumentError/Code/hrefNotString``, ``HALDocumentError/Code/templatedNotBoolean``
+    ///   or ``HALDocumentError/Code/linkPropertyNotString``.
+    public init(json: JSONObject, path: String = "$") throws(HALDocumentError) {
+        switch json["href"] {
+        case .string(let href)?:
+            self.href = href
+        case nil:
+            throw HALDocumentError(code: .missingHref, path: path, message: "link has no href")
+        case let other?:
+            throw HALDocumentError(code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path),
+                                   message: "link href is a \(other.kindName), not a string")
+        }
+        switch json["templated"] {
+        case nil, .null?: templated = false
+        case .bool(let flag)?: templated = flag
+        case let other?:
+            throw HALDocumentError(code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path),
+                                   message: "link templated is a \(other.kindName), not true or false")
+        }
+        func string(_ key: String) throws(HALDocumentError) -> String? {
+            switch json[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            case let other?:
+                throw HALDocumentError(code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path),
+                                       message: "link \(key) is a \(other.kindName), not a string")
+            }
+        }
+        type = try string("type")
+        deprecation = try string("deprecation")
+        name = try string("name")
+        profile = try string("profile")
+        title = try string("title")
+        hreflang = try string("hreflang")
+        self.json = json
+    }
+}
+
+extension Link: Codable {
+    /// Decodes and validates a link object.
+    public init(from decoder: any Decoder) throws {
+        let object = try JSONObject(from: decoder)
+        try self.init(json: object)
+    }
+
+    /// Encodes the link object as it was written.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+    }
+}

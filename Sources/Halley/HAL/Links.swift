@@ -1,0 +1,204 @@
+import Foundation
+
+/// The `_links` of a HAL resource: every relation with its links, in document order.
+///
+/// For each relation it remembers whether the document wrote one link object or an array,
+/// so encoding gives back the same shape. Relations are found as written (`ex:contacts`),
+/// by their expanded URI, or through any prefix bound to the same namespace.
+///
+/// ```swift
+/// let links = resource.links
+/// links.link(for: .next)?.href
+/// links.links(for: "ex:contacts").map(\.href)
+/// links.link(for: "ex:contacts", named: "primary")
+/// links.documentationURL(for: "ex:contacts")
+/// ```
+///
+/// `Links` is `Codable`, so models can declare `let _links: Links?`.
+public struct Links: Sendable, Hashable {
+    /// One relation of `_links`.
+    public struct Relation: Sendable, Hashable {
+        /// The relation as written in the document.
+        public let rel: LinkRelation
+        /// Its links; one element when the document wrote a single object.
+        public let links: [Link]
+        /// Whether the document wrote an array (even of zero or one link).
+        public let isArray: Bool
+    }
+
+    /// The relations in document order, `curies` included.
+    public private(set) var relations: [Relation]
+    /// The CURIE prefixes this resource declares itself.
+    public private(set) var curies: [CURIE]
+    /// Malformed links that were left out, each with its path. See ``HALParsingOptions``.
+    public private(set) var problems: [HALDocumentError]
+
+    var scope: CURIEScope
+    private var relKeys: [String]
+
+    /// Links with no relations.
+    public init() {
+        self.init(relations: [], curies: [], problems: [], scope: .empty)
+    }
+
+    /// Links built in code, each relation written as an array when it has several links.
+    public init(_ links: KeyValuePairs<LinkRelation, [Link]>) {
+        let relations = links.map { Relation(rel: $0.key, links: $0.value, isArray: $0.value.count != 1) }
+        self.init(relations: relations, curies: [], problems: [], scope: .empty)
+    }
+
+    private init(relations: [Relation], curies: [CURIE], problems: [HALDocumentError], scope: CURIEScope) {
+        self.relations = relations
+        self.curies = curies
+        self.problems = problems
+        self.scope = scope.adding(curies)
+        self.relKeys = relations.map(\.rel.rawValue)
+    }
+
+    /// The relation names in document order, without `curies`.
+    public var rels: [LinkRelation] {
+        relations.lazy.map(\.rel).filter { $0 != .curies }
+    }
+
+    /// The relation entry for `rel`, found as written, by expanded URI, or through a prefix
+    /// bound to the same namespace.
+    public func relation(_ rel: LinkRelation) -> Relation? {
+        scope.match(rel.rawValue, in: relKeys).map { relations[$0] }
+    }
+
+    /// All links of `rel`; empty when there are none.
+    public func links(for rel: LinkRelation) -> [Link] {
+        relation(rel)?.links ?? []
+    }
+
+    /// The first link of `rel`.
+    public func link(for rel: LinkRelation) -> Link? {
+        relation(rel)?.links.first
+    }
+
+    /// The link of `rel` whose `name` is `name`.
+    public func link(for rel: LinkRelation, named name: String) -> Link? {
+        relation(rel)?.links.first { $0.name == name }
+    }
+
+    /// The `self` link.
+    public var selfLink: Link? { link(for: .current) }
+
+    /// The links of `rel`, as with ``links(for:)``.
+    public subscript(rel: LinkRelation) -> [Link] { links(for: rel) }
+
+    /// Malformed links of `rel` that were left out while parsing.
+    public func problems(for rel: LinkRelation) -> [HALDocumentError] {
+        guard !problems.isEmpty else { return [] }
+        let wanted = scope.expandedURI(of: rel.rawValue)
+        return problems.filter { problem in
+            guard let problemRel = problem.relation?.rawValue else { return false }
+            return problemRel == rel.rawValue || (wanted != nil && scope.expandedURI(of: problemRel) == wanted)
+        }
+    }
+
+    /// The expanded URI of a relation: through its CURIE prefix, or itself when it is a URI.
+    /// `nil` for registered names such as `next` and for unbound prefixes.
+    public func expandedURI(of rel: LinkRelation) -> String? {
+        scope.expandedURI(of: rel.rawValue)
+    }
+
+    /// Where a curied relation is documented: its prefix's `href` with `{rel}` filled in.
+    public func documentationURL(for rel: LinkRelation) -> URL? {
+        guard scope.curie(for: rel.rawValue) != nil, let expanded = scope.expandedURI(of: rel.rawValue) else {
+            return nil
+        }
+        return URL(string: expanded)
+    }
+
+    /// The links as the `_links` JSON object, in the shapes they were written.
+    public var json: JSONObject {
+        var object = JSONObject()
+        for relation in relations {
+            if relation.isArray {
+                object[relation.rel.rawValue] = .array(relation.links.map { .object($0.json) })
+            } else if let link = relation.links.first {
+                object[relation.rel.rawValue] = .object(link.json)
+            }
+        }
+        return object
+    }
+}
+
+extension Links {
+    /// Reads a `_links` object.
+    ///
+    /// - Parameters:
+    ///   - json: The `_links` object.
+    ///   - path: Its JSON path, used in errors.
+    ///   - scope: CURIE prefixes of the enclosing resources.
+    ///   - options: Whether malformed links throw or are reported in ``problems``.
+    init(json: JSONObject, path: String, scope: CURIEScope, options: HALParsingOptions) throws(HALDocumentError) {
+        var relations: [Relation] = []
+        relations.reserveCapacity(json.count)
+        var problems: [HALDocumentError] = []
+        var curies: [CURIE] = []
+
+        func report(_ error: HALDocumentError, rel: String) throws(HALDocumentError) {
+            let tagged = error.tagged(rel: rel)
+            if options.malformedLinks == .fail { throw tagged }
+            problems.append(tagged)
+        }
+
+        for (rel, value) in json.members {
+            let relPath = JSONPath.appending(.key(rel), to: path)
+            var links: [Link] = []
+            let isArray: Bool
+            switch value {
+            case .object(let object):
+                isArray = false
+                do { links.append(try Link(json: object, path: relPath)) } catch { try report(error, rel: rel) }
+            case .array(let elements):
+                isArray = true
+                links.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    let elementPath = JSONPath.appending(.index(index), to: relPath)
+                    guard case .object(let object) = element else {
+                        try report(HALDocumentError(code: .linkNotObject, path: elementPath,
+                                                    message: "link array of \(rel) holds a \(element.kindName), not a link object"),
+                                   rel: rel)
+                        continue
+                    }
+                    do { links.append(try Link(json: object, path: elementPath)) } catch { try report(error, rel: rel) }
+                }
+            default:
+                try report(HALDocumentError(code: .linkNotObject, path: relPath,
+                                            message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
+                           rel: rel)
+                continue
+            }
+            if rel == LinkRelation.curies.rawValue {
+                curies = links.compactMap { link in link.name.map { CURIE(name: $0, href: link.href) } }
+            }
+            relations.append(Relation(rel: LinkRelation(rel), links: links, isArray: isArray))
+        }
+        self.init(relations: relations, curies: curies, problems: problems, scope: scope)
+    }
+}
+
+extension Links: Codable {
+    /// Decodes a `_links` object. Malformed links are kept in ``problems``, not thrown, so a
+    /// model still decodes when a link it never follows is broken.
+    public init(from decoder: any Decoder) throws {
+        let object = try JSONObject(from: decoder)
+        try self.init(json: object, path: "$", scope: .empty, options: HALParsingOptions())
+    }
+
+    /// Encodes the links in the shapes they were written.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+    }
+}
+
+extension HALDocumentError {
+    func tagged(rel: String) -> HALDocumentError {
+        var copy = self
+        copy.relation = LinkRelation(rel)
+        return copy
+    }
+}

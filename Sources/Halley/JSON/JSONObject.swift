@@ -1,0 +1,152 @@
+/// A JSON object that keeps its keys in insertion order.
+///
+/// Servers write `_links` before attributes and clients print documents back to people, so
+/// order matters for output. Equality ignores order (two objects with the same members are
+/// equal), which is what JSON means.
+///
+/// Lookups are linear for small objects, which is what HAL documents are made of, and go
+/// through a hash index once an object grows past a few dozen keys, so hostile documents
+/// with very many keys stay linear to parse.
+public struct JSONObject: Sendable {
+    private var storedKeys: [String] = []
+    private var storedValues: [JSONValue] = []
+    private var index: [String: Int]? = nil
+
+    /// Objects with more keys than this get a hash index.
+    private static let indexThreshold = 24
+
+    /// Creates an empty object.
+    public init() {}
+
+    /// Creates an object from key/value pairs; a repeated key keeps its first position and its
+    /// last value, as most JSON parsers do.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, JSONValue) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The keys, in order.
+    public var keys: [String] { storedKeys }
+
+    /// The values, in key order.
+    public var values: [JSONValue] { storedValues }
+
+    /// The number of members.
+    public var count: Int { storedKeys.count }
+
+    /// Whether the object has no members.
+    public var isEmpty: Bool { storedKeys.isEmpty }
+
+    /// The members in order.
+    public var members: some Sequence<(key: String, value: JSONValue)> {
+        zip(storedKeys, storedValues).lazy.map { (key: $0, value: $1) }
+    }
+
+    /// Whether a member named `key` exists.
+    public func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+    /// Reads, replaces, appends or (with `nil`) removes the member named `key`.
+    ///
+    /// Replacing keeps the member's position; appending puts it last.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            guard let position = position(of: key) else { return nil }
+            return storedValues[position]
+        }
+        set {
+            if let position = position(of: key) {
+                if let newValue {
+                    storedValues[position] = newValue
+                } else {
+                    remove(at: position)
+                }
+            } else if let newValue {
+                storedKeys.append(key)
+                storedValues.append(newValue)
+                if index != nil {
+                    index?[key] = storedKeys.count - 1
+                } else if storedKeys.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
+            }
+        }
+    }
+
+    /// Removes the member named `key` and returns its value.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let position = position(of: key) else { return nil }
+        let value = storedValues[position]
+        remove(at: position)
+        return value
+    }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return storedKeys.firstIndex(of: key)
+    }
+
+    private mutating func remove(at position: Int) {
+        storedKeys.remove(at: position)
+        storedValues.remove(at: position)
+        if index != nil { rebuildIndex() }
+    }
+
+    private mutating func rebuildIndex() {
+        var newIndex = [String: Int](minimumCapacity: storedKeys.count)
+        for (position, key) in storedKeys.enumerated() { newIndex[key] = position }
+        index = newIndex
+    }
+
+    /// Appends a member known not to be present yet; used by the parser after its own
+    /// duplicate check, to avoid looking the key up twice.
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        storedKeys.append(key)
+        storedValues.append(value)
+        if index != nil {
+            index?[key] = storedKeys.count - 1
+        } else if storedKeys.count > Self.indexThreshold {
+            rebuildIndex()
+        }
+    }
+
+    /// Replaces the value at a position obtained from ``keys``; used by the merger.
+    mutating func setValue(_ value: JSONValue, atPosition position: Int) {
+        storedValues[position] = value
+    }
+}
+
+extension JSONObject: Equatable {
+    /// Objects are equal when they have the same members, in any order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (key, value) in lhs.members where rhs[key] != value { return false }
+        return true
+    }
+}
+
+extension JSONObject: Hashable {
+    /// Hashes the members independently of their order, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (key, value) in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(key)
+            memberHasher.combine(value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Creates an object whose keys keep the written order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}
+
+extension JSONObject: CustomStringConvertible {
+    /// The object as compact JSON text.
+    public var description: String { JSONValue.object(self).description }
+}

@@ -1,0 +1,400 @@
+import Foundation
+
+/// Limits applied while reading JSON.
+public struct JSONParsingOptions: Sendable, Hashable {
+    /// The deepest nesting of arrays and objects accepted. Past it, parsing stops with
+    /// ``JSONParsingError/Code/nestingTooDeep`` instead of exhausting the stack.
+    public var maximumDepth: Int
+
+    /// The default limit: 256 levels, far beyond any real HAL document, far below what a
+    /// thread's stack can hold.
+    public static let defaultMaximumDepth = 256
+
+    /// Creates options.
+    public init(maximumDepth: Int = JSONParsingOptions.defaultMaximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
+}
+
+extension JSONValue {
+    /// Parses UTF-8 JSON text (RFC 8259).
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - options: Limits, such as the nesting depth.
+    /// - Throws: ``JSONParsingError`` saying what is wrong, the byte offset and the JSON path.
+    public init(parsing data: Data, options: JSONParsingOptions = JSONParsingOptions()) throws(JSONParsingError) {
+        let result: Result<JSONValue, JSONParsingError> = data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: options.maximumDepth)
+            return Result { () throws(JSONParsingError) in try parser.parseDocument() }
+        }
+        self = try result.get()
+    }
+
+    /// Parses JSON text.
+    ///
+    /// - Throws: ``JSONParsingError``.
+    public init(parsing text: String, options: JSONParsingOptions = JSONParsingOptions()) throws(JSONParsingError) {
+        try self.init(parsing: Data(text.utf8), options: options)
+    }
+}
+
+/// A recursive-descent reader over bytes.
+///
+/// Depth is checked before every descent, so recursion never goes deeper than
+/// `maximumDepth`. Error paths are built while unwinding, so the happy path pays nothing
+/// for them.
+private struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var position = 0
+    var depth = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// An error on its way up; components are collected innermost first.
+    struct Failure: Error {
+        var code: JSONParsingError.Code
+        var offset: Int
+        var message: String
+        var reversedPath: [JSONPath.Component] = []
+    }
+
+    mutating func parseDocument() throws(JSONParsingError) -> JSONValue {
+        do throws(Failure) {
+            skipWhitespace()
+            let value = try parseValue()
+            skipWhitespace()
+            if position < bytes.count {
+                throw Failure(code: .trailingCharacters, offset: position,
+                              message: "unexpected \(describe(bytes[position])) after the JSON value")
+            }
+            return value
+        } catch {
+            throw JSONParsingError(code: error.code, byteOffset: error.offset,
+                                   path: JSONPath.render(error.reversedPath.reversed()),
+                                   message: error.message)
+        }
+    }
+
+    private mutating func parseValue() throws(Failure) -> JSONValue {
+        guard position < bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended where a value was expected")
+        }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case let byte:
+            throw Failure(code: .unexpectedCharacter, offset: position,
+                          message: "unexpected \(describe(byte)) where a value was expected")
+        }
+    }
+
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        if depth > maximumDepth {
+            throw Failure(code: .nestingTooDeep, offset: position,
+                          message: "arrays and objects are nested deeper than \(maximumDepth) levels")
+        }
+    }
+
+    private mutating func parseObject() throws(Failure) -> JSONObject {
+        try enter()
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return object
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else {
+                throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
+            }
+            guard bytes[position] == UInt8(ascii: "\"") else {
+                throw Failure(code: .unexpectedCharacter, offset: position,
+                              message: "unexpected \(describe(bytes[position])) where a member name was expected")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"), what: "':' after a member name")
+            skipWhitespace()
+            let value: JSONValue
+            do throws(Failure) {
+                value = try parseValue()
+            } catch {
+                var failure = error
+                failure.reversedPath.append(.key(key))
+                throw failure
+            }
+            if object.contains(key) {
+                object[key] = value
+            } else {
+                object.appendNew(key, value)
+            }
+            skipWhitespace()
+            guard position < bytes.count else {
+                throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
+            }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                depth -= 1
+                return object
+            case let byte:
+                throw Failure(code: .unexpectedCharacter, offset: position,
+                              message: "unexpected \(describe(byte)) where ',' or '}' was expected")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(Failure) -> [JSONValue] {
+        try enter()
+        position += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return array
+        }
+        while true {
+            skipWhitespace()
+            do throws(Failure) {
+                array.append(try parseValue())
+            } catch {
+                var failure = error
+                failure.reversedPath.append(.index(array.count))
+                throw failure
+            }
+            skipWhitespace()
+            guard position < bytes.count else {
+                throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an array")
+            }
+            switch bytes[position] {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                depth -= 1
+                return array
+            case let byte:
+                throw Failure(code: .unexpectedCharacter, offset: position,
+                              message: "unexpected \(describe(byte)) where ',' or ']' was expected")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(Failure) -> String {
+        let start = position
+        position += 1
+        let contentStart = position
+        // Fast path: no escapes, so the bytes are the string.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
+                position += 1
+                return try makeString(slice, at: contentStart)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw Failure(code: .invalidString, offset: position, message: "unescaped control character in a string")
+            }
+            position += 1
+        }
+        guard position < bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: start, message: "the body ended inside a string")
+        }
+        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return try buffer.withUnsafeBufferPointer { pointer throws(Failure) in
+                    try makeString(pointer, at: contentStart)
+                }
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &buffer)
+            case 0..<0x20:
+                throw Failure(code: .invalidString, offset: position, message: "unescaped control character in a string")
+            default:
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        throw Failure(code: .unexpectedEnd, offset: start, message: "the body ended inside a string")
+    }
+
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, at offset: Int) throws(Failure) -> String {
+        guard let string = String(validating: utf8, as: UTF8.self) else {
+            throw Failure(code: .invalidUTF8, offset: offset, message: "a string is not valid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(Failure) {
+        let escapeStart = position
+        position += 1
+        guard position < bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: escapeStart, message: "the body ended inside an escape")
+        }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(byte)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4(escapeStart: escapeStart)
+            if (0xD800...0xDBFF).contains(scalar) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else {
+                    throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+                }
+                position += 2
+                let low = try parseHex4(escapeStart: escapeStart)
+                guard (0xDC00...0xDFFF).contains(low) else {
+                    throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else {
+                throw Failure(code: .invalidString, offset: escapeStart, message: "invalid \\u escape")
+            }
+            buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            throw Failure(code: .invalidString, offset: escapeStart, message: "invalid escape \(describe(byte)) in a string")
+        }
+    }
+
+    private mutating func parseHex4(escapeStart: Int) throws(Failure) -> UInt32 {
+        guard position + 4 <= bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: escapeStart, message: "the body ended inside a \\u escape")
+        }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default:
+                throw Failure(code: .invalidString, offset: escapeStart, message: "invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(Failure) -> JSONValue {
+        let start = position
+        var isInteger = true
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else {
+            throw Failure(code: .invalidNumber, offset: start, message: "a number needs digits")
+        }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) {
+                throw Failure(code: .invalidNumber, offset: start, message: "a number cannot have leading zeros")
+            }
+        } else {
+            skipDigits()
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw Failure(code: .invalidNumber, offset: start, message: "a fraction needs digits")
+            }
+            skipDigits()
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else {
+                throw Failure(code: .invalidNumber, offset: start, message: "an exponent needs digits")
+            }
+            skipDigits()
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        if isInteger, let int = Int(text) { return .int(int) }
+        guard let double = Double(text), double.isFinite else {
+            throw Failure(code: .invalidNumber, offset: start, message: "the number \(text) does not fit a Double")
+        }
+        return .double(double)
+    }
+
+    private mutating func skipDigits() {
+        while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expect(_ byte: UInt8, what: String) throws(Failure) {
+        guard position < bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended where \(what) was expected")
+        }
+        guard bytes[position] == byte else {
+            throw Failure(code: .unexpectedCharacter, offset: position,
+                          message: "unexpected \(describe(bytes[position])) where \(what) was expected")
+        }
+        position += 1
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(Failure) {
+        let start = position
+        let length = word.utf8CodeUnitCount
+        guard position + length <= bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: start, message: "the body ended inside a literal")
+        }
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
+        for offset in 0..<length where bytes[position + offset] != expected[offset] {
+            throw Failure(code: .unexpectedCharacter, offset: position + offset,
+                          message: "unexpected \(describe(bytes[position + offset])) in a literal")
+        }
+        position += length
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

@@ -1,0 +1,99 @@
+/// Lets `JSONValue` sit in any `Codable` model, for attributes whose shape is open.
+extension JSONValue: Codable {
+    /// Decodes whatever JSON is at this position.
+    ///
+    /// Key order of objects follows the decoder's `allKeys`, which Foundation's
+    /// `JSONDecoder` does not promise to keep; parse with ``init(parsing:options:)-(Data,_)``
+    /// when order matters.
+    public init(from decoder: any Decoder) throws {
+        if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var object = JSONObject()
+            for key in keyed.allKeys {
+                object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key)
+            }
+            self = .object(object)
+            return
+        }
+        if var unkeyed = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            if let count = unkeyed.count { array.reserveCapacity(count) }
+            while !unkeyed.isAtEnd { array.append(try unkeyed.decode(JSONValue.self)) }
+            self = .array(array)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? single.decode(Int.self) {
+            self = .int(int)
+        } else if let double = try? single.decode(Double.self) {
+            self = .double(double)
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    /// Encodes the value, keeping object key order.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let bool):
+            var single = encoder.singleValueContainer()
+            try single.encode(bool)
+        case .int(let int):
+            var single = encoder.singleValueContainer()
+            try single.encode(int)
+        case .double(let double):
+            var single = encoder.singleValueContainer()
+            try single.encode(double)
+        case .string(let string):
+            var single = encoder.singleValueContainer()
+            try single.encode(string)
+        case .array(let array):
+            var unkeyed = encoder.unkeyedContainer()
+            for element in array { try unkeyed.encode(element) }
+        case .object(let object):
+            var keyed = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in object.members { try keyed.encode(value, forKey: AnyCodingKey(key)) }
+        }
+    }
+}
+
+extension JSONObject: Codable {
+    /// Decodes a JSON object.
+    public init(from decoder: any Decoder) throws {
+        guard case .object(let object) = try JSONValue(from: decoder) else {
+            throw DecodingError.typeMismatch(
+                JSONObject.self,
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "expected a JSON object"))
+        }
+        self = object
+    }
+
+    /// Encodes the object, keeping key order.
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(self).encode(to: encoder)
+    }
+}
+
+/// A coding key for arbitrary member names.
+struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    let stringValue: String
+    let intValue: Int?
+
+    init(_ string: String) {
+        stringValue = string
+        intValue = nil
+    }
+
+    init?(stringValue: String) { self.init(stringValue) }
+
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

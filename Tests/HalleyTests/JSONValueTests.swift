@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+@Suite struct JSONValueTests {
+    @Test func parsesEveryKindAndKeepsIntegersApartFromDoubles() throws {
+        let value = try JSONValue(parsing: #"{"i": 3, "d": 3.0, "e": 1e3, "neg": -12, "s": "x", "t": true, "f": false, "n": null, "a": [1, "two"]}"#)
+        #expect(value["i"] == .int(3))
+        #expect(value["d"] == .double(3.0))
+        #expect(value["e"] == .double(1000))
+        #expect(value["neg"] == .int(-12))
+        #expect(value["s"] == .string("x"))
+        #expect(value["t"] == .bool(true))
+        #expect(value["f"] == .bool(false))
+        #expect(value["n"] == .null)
+        #expect(value["a"] == [1, "two"])
+    }
+
+    @Test func integersTooLargeForIntBecomeDoubles() throws {
+        let value = try JSONValue(parsing: "[12345678901234567890, -9223372036854775808]")
+        #expect(value[0] == .double(1.2345678901234567e19))
+        #expect(value[1] == .int(Int.min))
+    }
+
+    @Test func keepsKeyOrderForOutput() throws {
+        let text = #"{"zeta":1,"alpha":2,"_links":{"self":{"href":"/x"}},"mid":[true,null]}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value.objectValue?.keys == ["zeta", "alpha", "_links", "mid"])
+        #expect(String(decoding: value.serialized(), as: UTF8.self) == text)
+    }
+
+    @Test func sortedAndPrettyOutput() throws {
+        let value: JSONValue = ["b": 1, "a": ["c": [1, 2], "b": [:]]]
+        let pretty = String(decoding: value.serialized(options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+        #expect(pretty == """
+            {
+              "a": {
+                "b": {},
+                "c": [
+                  1,
+                  2
+                ]
+              },
+              "b": 1
+            }
+            """)
+    }
+
+    @Test func objectEqualityIgnoresOrderButOutputDoesNot() {
+        let first: JSONValue = ["a": 1, "b": 2]
+        let second: JSONValue = ["b": 2, "a": 1]
+        #expect(first == second)
+        #expect(first.hashValue == second.hashValue)
+        #expect(first.description != second.description)
+    }
+
+    @Test func stringEscapesRoundTrip() throws {
+        let original = "quote \" backslash \\ newline \n tab \t control \u{01} emoji 😀 é /"
+        let value = JSONValue.string(original)
+        let reparsed = try JSONValue(parsing: value.serialized())
+        #expect(reparsed == value)
+        let escaped = try JSONValue(parsing: #""\u00e9\ud83d\ude00\/\b\f""#)
+        #expect(escaped == .string("é😀/\u{08}\u{0C}"))
+    }
+
+    @Test func duplicateKeysKeepTheLastValueAtTheFirstPosition() throws {
+        let value = try JSONValue(parsing: #"{"a": 1, "b": 2, "a": 3}"#)
+        #expect(value.objectValue?.keys == ["a", "b"])
+        #expect(value["a"] == .int(3))
+    }
+
+    @Test func largeObjectsStayConsistentThroughTheIndex() throws {
+        var object = JSONObject()
+        for index in 0..<100 { object["k\(index)"] = .int(index) }
+        object["k50"] = nil
+        object["k7"] = .string("seven")
+        #expect(object.count == 99)
+        #expect(object["k50"] == nil)
+        #expect(object["k99"] == .int(99))
+        #expect(object["k7"] == .string("seven"))
+        #expect(object.keys.firstIndex(of: "k51") == 50)
+    }
+
+    @Test func codableRoundTripThroughFoundation() throws {
+        let value: JSONValue = ["name": "Ada", "tags": ["a", "b"], "age": 36, "score": 1.5, "ok": true, "none": nil]
+        let data = try JSONEncoder().encode(value)
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: data)
+        #expect(decoded == value)
+    }
+
+    @Test func convertsToAndFromFoundationObjects() throws {
+        let value: JSONValue = ["n": 1, "d": 2.5, "b": true, "s": "x", "a": [nil, false], "o": ["k": 0]]
+        let foundation = try #require(value.foundationObject as? [String: Any])
+        #expect(foundation["n"] as? Int == 1)
+        #expect(foundation["s"] as? String == "x")
+        let back = try #require(JSONValue(foundationObject: foundation))
+        #expect(back == value)
+
+        let serialized = try JSONSerialization.jsonObject(with: value.serialized())
+        #expect(JSONValue(foundationObject: serialized) == value)
+        #expect(JSONValue(foundationObject: ["date": Date()]) == nil)
+    }
+
+    @Test(arguments: [
+        ("", JSONParsingError.Code.unexpectedEnd, 0, "$"),
+        (#"{"a": [1, }"#, .unexpectedCharacter, 10, "$.a[1]"),
+        (#"{"a": tru}"#, .unexpectedCharacter, 9, "$.a"),
+        (#"{"a" 1}"#, .unexpectedCharacter, 5, "$"),
+        (#"{"a": 01}"#, .invalidNumber, 6, "$.a"),
+        (#"[1.]"#, .invalidNumber, 1, "$[0]"),
+        (#"["a\qb"]"#, .invalidString, 3, "$[0]"),
+        ("[\"tab\there\"]", .invalidString, 5, "$[0]"),
+        (#"{"x": "\ud800"}"#, .invalidString, 7, "$.x"),
+        (#"{"a": 1} x"#, .trailingCharacters, 9, "$"),
+        (#"{"outer": {"in ner": [true, nul]}}"#, .unexpectedCharacter, 31, #"$.outer["in ner"][1]"#),
+    ])
+    func reportsSyntaxErrorsWithOffsetAndPath(text: String, code: JSONParsingError.Code, offset: Int, path: String) {
+        #expect {
+            try JSONValue(parsing: text)
+        } throws: { error in
+            guard let error = error as? JSONParsingError else { return false }
+            return error.code == code && error.byteOffset == offset && error.path == path
+        }
+    }
+
+    @Test func invalidUTF8IsATypedError() {
+        var bytes = Array(#"{"name": ""#.utf8)
+        bytes += [0xC3, 0x28]  // a lead byte followed by a non-continuation byte
+        bytes += Array(#""}"#.utf8)
+        #expect(throws: JSONParsingError.self) { try JSONValue(parsing: Data(bytes)) }
+        do throws(JSONParsingError) {
+            _ = try JSONValue(parsing: Data(bytes))
+        } catch {
+            #expect(error.code == .invalidUTF8)
+            #expect(error.path == "$.name")
+        }
+    }
+
+    @Test func hundredThousandDeepNestingStopsAtTheLimitWithoutOverflowingTheStack() async throws {
+        let depth = 100_000
+        let body = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        // Run on the cooperative pool, whose threads have smaller stacks than the main thread.
+        let error = await Task.detached { () -> JSONParsingError? in
+            do throws(JSONParsingError) {
+                _ = try JSONValue(parsing: body)
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        let failure = try #require(error)
+        #expect(failure.code == .nestingTooDeep)
+        #expect(failure.byteOffset == JSONParsingOptions.defaultMaximumDepth)
+    }
+
+    @Test func nestingUpToTheLimitParses() throws {
+        let depth = JSONParsingOptions.defaultMaximumDepth
+        let body = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        #expect(throws: Never.self) { try JSONValue(parsing: body) }
+        let custom = JSONParsingOptions(maximumDepth: 3)
+        #expect(throws: JSONParsingError.self) { try JSONValue(parsing: "[[[[]]]]", options: custom) }
+    }
+}
