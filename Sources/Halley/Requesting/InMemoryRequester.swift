@@ -1,0 +1,116 @@
+import Foundation
+
+/// A requester answering from documents held in memory, with optional latency, counting
+/// every request: for tests, benchmarks and previews.
+///
+/// ```swift
+/// let requester = InMemoryRequester(latency: .milliseconds(20))
+/// await requester.register("https://api.example.com/", json: ["_links": ["self": ["href": "/"]]])
+/// let manager = ResourceManager(requester: requester)
+/// _ = try await manager.resource(from: URL(string: "https://api.example.com/")!)
+/// await requester.requestCount   // 1
+/// ```
+public actor InMemoryRequester: RequesterInterface {
+    /// A canned response.
+    public struct Route: Sendable {
+        /// The status.
+        public var status: Int
+        /// The header fields.
+        public var headers: HTTPHeaders
+        /// The body.
+        public var body: Data
+        /// The latency of this route; the requester's default when `nil`.
+        public var latency: Duration?
+        /// Answer as if redirected here: the response's URL.
+        public var finalURL: URL?
+
+        /// Creates a route.
+        public init(status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/hal+json"], body: Data,
+                    latency: Duration? = nil, finalURL: URL? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.latency = latency
+            self.finalURL = finalURL
+        }
+    }
+
+    private var routes: [String: Route] = [:]
+    private let defaultLatency: Duration
+    private let schemes: Set<String>
+    private var inFlight = 0
+
+    /// Every request received, in arrival order.
+    public private(set) var requests: [ResourceRequest] = []
+    /// The most requests that were in flight at the same time.
+    public private(set) var maxInFlight = 0
+
+    /// Creates an empty requester.
+    ///
+    /// - Parameters:
+    ///   - latency: How long each response takes unless its route says otherwise.
+    ///   - supportedSchemes: Schemes the engine may send here.
+    public init(latency: Duration = .zero, supportedSchemes: Set<String> = ["http", "https"]) {
+        defaultLatency = latency
+        schemes = supportedSchemes
+    }
+
+    /// Schemes the engine may send here.
+    public nonisolated var supportedSchemes: Set<String> { schemes }
+
+    /// Answers `url` with `route`.
+    public func register(_ url: String, _ route: Route) {
+        routes[Self.key(url)] = route
+    }
+
+    /// Answers `url` with a JSON document.
+    public func register(_ url: String, json: JSONValue, status: Int = 200, latency: Duration? = nil) {
+        register(url, Route(status: status, body: json.serialized(), latency: latency))
+    }
+
+    /// Answers `url` with JSON text.
+    public func register(_ url: String, text: String, status: Int = 200, latency: Duration? = nil) {
+        register(url, Route(status: status, body: Data(text.utf8), latency: latency))
+    }
+
+    /// The number of requests received.
+    public var requestCount: Int { requests.count }
+
+    /// The URLs requested, in arrival order.
+    public var requestedURLs: [String] { requests.map(\.url.absoluteString) }
+
+    /// How many times `url` was requested.
+    public func count(for url: String) -> Int {
+        let key = Self.key(url)
+        return requests.lazy.filter { Self.key($0.url.absoluteString) == key }.count
+    }
+
+    /// Forgets the recorded requests (routes stay).
+    public func resetCounts() {
+        requests = []
+        maxInFlight = 0
+    }
+
+    /// Answers from the registered routes; `404` for unknown URLs.
+    public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        requests.append(request)
+        inFlight += 1
+        maxInFlight = max(maxInFlight, inFlight)
+        defer { inFlight -= 1 }
+        let route = routes[Self.key(request.url.absoluteString)]
+        let latency = route?.latency ?? defaultLatency
+        if latency > .zero {
+            try await Task.sleep(for: latency)
+        } else {
+            try Task.checkCancellation()
+        }
+        guard let route else {
+            return ResourceResponse(status: 404, headers: ["Content-Type": "text/plain"], url: request.url,
+                                    body: Data("no route for \(request.url.absoluteString)".utf8))
+        }
+        return ResourceResponse(status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
+                                body: route.body)
+    }
+
+    private static func key(_ url: String) -> String { url }
+}

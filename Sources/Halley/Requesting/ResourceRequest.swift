@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a requester is asked to send.
+///
+/// The engine builds one per URL it fetches: `GET`, `Accept: application/hal+json`, the
+/// caller's headers when the URL's origin may receive them, and the include path that led
+/// here (for logging and tracing; it is not sent).
+public struct ResourceRequest: Sendable, Hashable {
+    /// The absolute URL.
+    public var url: URL
+    /// The method.
+    public var method: HTTPMethod
+    /// The header fields to send.
+    public var headers: HTTPHeaders
+    /// The body, if any.
+    public var body: Data?
+    /// The include path that caused this request; `nil` for the root.
+    public var includePath: String?
+    /// How long one attempt may take before it fails with a timeout; `nil` for the
+    /// requester's default.
+    public var timeout: Duration?
+
+    /// Creates a request.
+    public init(
+        url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: Data? = nil,
+        includePath: String? = nil, timeout: Duration? = nil
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.includePath = includePath
+        self.timeout = timeout
+    }
+}
+
+/// What a requester got back.
+public struct ResourceResponse: Sendable, Hashable {
+    /// The HTTP status code.
+    public var status: Int
+    /// The response header fields.
+    public var headers: HTTPHeaders
+    /// The URL the body came from, after redirects; relative hrefs resolve against it.
+    public var url: URL
+    /// The body.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int = 200, headers: HTTPHeaders = [:], url: URL, body: Data) {
+        self.status = status
+        self.headers = headers
+        self.url = url
+        self.body = body
+    }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}

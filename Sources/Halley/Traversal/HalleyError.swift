@@ -1,0 +1,85 @@
+import Foundation
+
+/// Why a call, or one relationship of it, failed: what happened, which include path and
+/// which URL.
+///
+/// ```swift
+/// do {
+///     _ = try await manager.resource(from: url, includes: ["[contacts].website"])
+/// } catch let error as HalleyError {
+///     error.code          // .http
+///     error.includePath   // "[contacts].website"
+///     error.url           // https://api.example.com/websites/9
+///     error.httpError?.status   // 404
+/// }
+/// ```
+public struct HalleyError: Error, Sendable, CustomStringConvertible {
+    /// What happened. Open for new codes, so switch with a `default`.
+    public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// The code's stable name.
+        public let rawValue: String
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The server answered with a non-2xx status; see ``HalleyError/httpError``.
+        public static let http = Code(rawValue: "http")
+        /// The request did not complete (connection refused, timeout, DNS).
+        public static let transport = Code(rawValue: "transport")
+        /// The body is not a usable HAL document; see ``HalleyError/documentError``.
+        public static let invalidDocument = Code(rawValue: "invalidDocument")
+        /// A link or root template could not be parsed or expanded.
+        public static let invalidTemplate = Code(rawValue: "invalidTemplate")
+        /// An href does not make a URL.
+        public static let invalidURL = Code(rawValue: "invalidURL")
+        /// A link uses a scheme the requester does not fetch (e.g. `file:` over HTTP).
+        public static let unsupportedScheme = Code(rawValue: "unsupportedScheme")
+        /// A to-one relation has several links and the include does not pick one by name.
+        public static let ambiguousRelation = Code(rawValue: "ambiguousRelation")
+        /// The link of an included relation is malformed; see ``HalleyError/documentError``.
+        public static let malformedLink = Code(rawValue: "malformedLink")
+        /// An include path is malformed or conflicts with another.
+        public static let invalidInclude = Code(rawValue: "invalidInclude")
+        /// A limit of the call was exceeded (requests per call, include depth).
+        public static let limitExceeded = Code(rawValue: "limitExceeded")
+        /// The merged document could not be decoded into the requested model.
+        public static let decoding = Code(rawValue: "decoding")
+        /// A follow chain asked for a relation the resource does not have.
+        public static let missingRelation = Code(rawValue: "missingRelation")
+        /// The code's name.
+        public var description: String { rawValue }
+    }
+
+    /// What happened.
+    public let code: Code
+    /// The include path of the failed relationship; `nil` for the root.
+    public let includePath: String?
+    /// The URL involved, when there is one.
+    public let url: URL?
+    /// A sentence for people.
+    public let message: String
+    /// The error underneath: ``HTTPError``, ``HALDocumentError``, ``URITemplateError``,
+    /// ``IncludePathError``, `DecodingError` or a transport error.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, includePath: String? = nil, url: URL? = nil, message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.includePath = includePath
+        self.url = url
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The HTTP error, when ``code`` is ``Code/http``.
+    public var httpError: HTTPError? { underlying as? HTTPError }
+
+    /// The document error, when ``code`` is ``Code/invalidDocument`` or ``Code/malformedLink``.
+    public var documentError: HALDocumentError? { underlying as? HALDocumentError }
+
+    /// `message (include path "p", URL u)`.
+    public var description: String {
+        var context: [String] = []
+        if let includePath { context.append("include path \"\(includePath)\"") }
+        if let url { context.append("URL \(url.absoluteString)") }
+        return context.isEmpty ? message : "\(message) (\(context.joined(separator: ", ")))"
+    }
+}

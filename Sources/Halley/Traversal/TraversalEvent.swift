@@ -1,0 +1,51 @@
+import Foundation
+
+/// Something the engine did, reported to observers as it happens: the hook for tracing,
+/// logging (`os.Logger`, swift-log) and metrics.
+///
+/// ```swift
+/// var options = TraversalOptions()
+/// options.observer = { event in
+///     if case .requestFinished(let record) = event { print(record.url, record.status ?? 0) }
+/// }
+/// ```
+public enum TraversalEvent: Sendable {
+    /// A request was sent.
+    case requestStarted(RequestRecord)
+    /// A request completed (any status) or failed (``RequestRecord/error`` is set).
+    case requestFinished(RequestRecord)
+    /// An included relationship was satisfied from `_embedded`, with no request.
+    case embeddedUsed(includePath: String, rel: LinkRelation, count: Int)
+    /// A link with a HAL `deprecation` property was followed (HAL draft, 5.4: clients
+    /// SHOULD warn).
+    case deprecatedLinkFollowed(includePath: String?, url: URL, deprecation: String)
+    /// An included relation is absent from the resource; its key is left out of the result.
+    case relationMissing(includePath: String, rel: LinkRelation)
+    /// The result key of a relationship is already an attribute of its parent; the attribute
+    /// is kept and the relationship lands in `_embedded` under that key.
+    case resultKeyTaken(includePath: String, key: String)
+}
+
+/// One request as observed by the engine.
+public struct RequestRecord: Sendable, Hashable {
+    /// The method.
+    public let method: HTTPMethod
+    /// The URL requested.
+    public let url: URL
+    /// The include path that caused it; `nil` for the root.
+    public let includePath: String?
+    /// When it started, measured from the start of the call.
+    public let start: Duration
+    /// How long it took; `nil` in ``TraversalEvent/requestStarted(_:)``.
+    public let duration: Duration?
+    /// The status, once known.
+    public let status: Int?
+    /// The body size in bytes, once known.
+    public let bytes: Int?
+    /// The transport error's description, when the request failed without a response.
+    public let error: String?
+}
+
+/// A closure receiving ``TraversalEvent``s. It is called from many tasks at once, so it
+/// must be thread-safe and quick.
+public typealias TraversalObserver = @Sendable (TraversalEvent) -> Void

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The outcome of a traversal that tolerates failed relationships.
+public struct TraversalResult: Sendable {
+    /// The merged document: the root with every relationship that succeeded.
+    public let document: JSONValue
+    /// One error per relationship (or to-many item) that failed, each naming its include
+    /// path and URL. Failed to-one relationships are absent from ``document``; failed
+    /// to-many items are left out of their array.
+    public let failures: [HalleyError]
+    /// How many requests the call sent.
+    public let requestCount: Int
+}
+
+/// A collection resource's items, each with its includes merged, and the collection's own
+/// state and links (paging metadata, `next`, `prev`).
+public struct ResourceCollection: Sendable {
+    /// The items, in order.
+    public let items: [JSONValue]
+    /// The collection's attributes, e.g. Spring's `page` object.
+    public let metadata: JSONObject
+    /// The collection's links.
+    public let links: Links
+    /// The URL the collection came from.
+    public let url: URL
+}

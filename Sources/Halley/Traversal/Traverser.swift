@@ -1,0 +1,234 @@
+import Foundation
+
+/// Walks an ``IncludePlan`` from a resource: finds each relationship in `_embedded` or
+/// `_links`, fetches what is missing, recurses into what arrives, and merges the results
+/// into the parent.
+///
+/// Every relationship of a node runs in its own child task, and each recursion starts as
+/// soon as its own resource has arrived, so a branch never waits for a sibling: a
+/// traversal takes about (depth + 1) round trips when concurrency allows.
+struct Traverser: Sendable {
+    let context: TraversalContext
+
+    /// What a relationship resolved to.
+    private enum Outcome: Sendable {
+        case one(JSONObject)
+        case many([JSONObject])
+        case missing
+    }
+
+    /// `resource`'s JSON with every relationship of `nodes` merged in.
+    func merged(_ resource: HALResource, nodes: [IncludePlan.Node]) async throws -> JSONObject {
+        guard !nodes.isEmpty else { return resource.json }
+        var object = resource.json
+        if nodes.count == 1 {
+            let (outcome, embeddedRel) = try await relationship(nodes[0], of: resource)
+            place(outcome, embeddedRel: embeddedRel, for: nodes[0], into: &object)
+            return object
+        }
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome, LinkRelation?).self) { group in
+            for (index, node) in nodes.enumerated() {
+                group.addTask {
+                    let (outcome, embeddedRel) = try await relationship(node, of: resource)
+                    return (index, outcome, embeddedRel)
+                }
+            }
+            var outcomes = [(Outcome, LinkRelation?)](repeating: (.missing, nil), count: nodes.count)
+            for try await (index, outcome, embeddedRel) in group { outcomes[index] = (outcome, embeddedRel) }
+            return outcomes
+        }
+        for (node, (outcome, embeddedRel)) in zip(nodes, outcomes) {
+            place(outcome, embeddedRel: embeddedRel, for: node, into: &object)
+        }
+        return object
+    }
+
+    /// The items of a collection resource, each with `nodes` merged in: `_embedded[item]`,
+    /// else `_links[item]` fetched, else (Spring Data REST) the only `_embedded` relation.
+    func items(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws -> [JSONObject] {
+        let key = LinkRelation(context.itemKey)
+        if let entry = collection.embedded.entry(for: key) {
+            return try await mergedAll(entry.resources, nodes: nodes)
+        }
+        if let relation = collection.links.relation(key) {
+            try checkProblems(of: key, in: collection, includePath: includePath)
+            return try await fetchedAll(relation.links, in: collection, nodes: nodes, includePath: includePath,
+                                        variables: [:], queryItems: [])
+        }
+        switch collection.embedded.entries.count {
+        case 0:
+            return []
+        case 1:
+            return try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes)
+        default:
+            throw HalleyError(
+                code: .missingRelation, includePath: includePath, url: collection.baseURL,
+                message: "the collection has no \"\(key)\" items and several embedded relations ("
+                    + collection.embedded.rels.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+    }
+
+    // MARK: One relationship
+
+    private func relationship(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
+        do {
+            return try await resolve(node, of: resource)
+        } catch let error as HalleyError where context.collectsFailures {
+            context.record(error)
+            return (.missing, nil)
+        }
+    }
+
+    private func resolve(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
+        let rel = node.segment.rel
+        let linkRelation = resource.links.relation(rel)
+        let embeddedEntry = node.segment.linkName == nil ? resource.embedded.entry(for: rel) : nil
+        if let entry = embeddedEntry, context.preference == .embedded || linkRelation == nil {
+            context.emit(.embeddedUsed(includePath: node.path, rel: rel, count: entry.resources.count))
+            return (try await embedded(entry, node: node, resource: resource), entry.rel)
+        }
+        try checkProblems(of: rel, in: resource, includePath: node.path)
+        guard let relation = linkRelation else {
+            context.emit(.relationMissing(includePath: node.path, rel: rel))
+            return (.missing, nil)
+        }
+        var links = relation.links
+        if let name = node.segment.linkName { links = links.filter { $0.name == name } }
+
+        if !node.segment.isToMany {
+            guard let link = links.first else {
+                context.emit(.relationMissing(includePath: node.path, rel: rel))
+                return (.missing, nil)
+            }
+            guard links.count == 1 else {
+                let names = links.map { $0.name.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
+                throw HalleyError(
+                    code: .ambiguousRelation, includePath: node.path, url: resource.baseURL,
+                    message: "to-one relation \(rel) has \(links.count) links (names: \(names)); "
+                        + "pick one with \(rel)@name or include it as [\(rel)]")
+            }
+            let url = try context.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                                      includePath: node.path)
+            let document = try await context.document(at: url, includePath: node.path)
+            return (.one(try await merged(document, nodes: node.children)), nil)
+        }
+
+        if relation.isArray || node.segment.linkName != nil {
+            let items = try await fetchedAll(links, in: resource, nodes: node.children, includePath: node.path,
+                                             variables: node.variables, queryItems: node.queryItems)
+            return (.many(items), nil)
+        }
+        // One link to a to-many relation: it points at a collection resource.
+        guard let link = links.first else { return (.many([]), nil) }
+        let url = try context.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                                  includePath: node.path)
+        let collection = try await context.document(at: url, includePath: node.path)
+        return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), nil)
+    }
+
+    private func embedded(_ entry: EmbeddedResources.Entry, node: IncludePlan.Node, resource: HALResource) async throws
+        -> Outcome
+    {
+        if node.segment.isToMany {
+            // A single embedded object with its own items is a collection; otherwise it is one item.
+            if !entry.isArray, let single = entry.resources.first, isCollection(single) {
+                return .many(try await items(of: single, nodes: node.children, includePath: node.path))
+            }
+            return .many(try await mergedAll(entry.resources, nodes: node.children))
+        }
+        guard let first = entry.resources.first else { return .missing }
+        guard entry.resources.count == 1 else {
+            throw HalleyError(
+                code: .ambiguousRelation, includePath: node.path, url: resource.baseURL,
+                message: "to-one relation \(node.segment.rel) embeds \(entry.resources.count) resources; "
+                    + "include it as [\(node.segment.rel)]")
+        }
+        return .one(try await merged(first, nodes: node.children))
+    }
+
+    private func isCollection(_ resource: HALResource) -> Bool {
+        let key = LinkRelation(context.itemKey)
+        return resource.embedded.entry(for: key) != nil || resource.links.relation(key) != nil
+    }
+
+    private func checkProblems(of rel: LinkRelation, in resource: HALResource, includePath: String?) throws(HalleyError) {
+        guard let problem = resource.links.problems(for: rel).first else { return }
+        throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
+                          message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
+                          underlying: problem)
+    }
+
+    // MARK: Fan-out
+
+    /// Embedded resources with `nodes` merged into each, in order.
+    private func mergedAll(_ resources: [HALResource], nodes: [IncludePlan.Node]) async throws -> [JSONObject] {
+        guard !nodes.isEmpty else { return resources.map(\.json) }
+        return try await orderedMap(resources) { try await merged($0, nodes: nodes) }.compactMap { $0 }
+    }
+
+    /// Each link fetched and merged, in link order. In partial mode a failed item is
+    /// recorded and left out.
+    private func fetchedAll(
+        _ links: [Link], in resource: HALResource, nodes: [IncludePlan.Node], includePath: String?,
+        variables: [String: TemplateValue], queryItems: [URLQueryItem]
+    ) async throws -> [JSONObject] {
+        let context = self.context
+        let results = try await orderedMap(links) { link -> JSONObject? in
+            do {
+                let url = try context.url(of: link, in: resource, variables: variables, queryItems: queryItems,
+                                          includePath: includePath)
+                let document = try await context.document(at: url, includePath: includePath)
+                return try await merged(document, nodes: nodes)
+            } catch let error as HalleyError where context.collectsFailures {
+                context.record(error)
+                return nil
+            }
+        }
+        return results.compactMap { $0 ?? nil }
+    }
+
+    /// `transform` applied to every element concurrently, results in input order.
+    private func orderedMap<Element: Sendable, Result: Sendable>(
+        _ elements: [Element], _ transform: @escaping @Sendable (Element) async throws -> Result
+    ) async throws -> [Result?] {
+        if elements.count == 1 { return [try await transform(elements[0])] }
+        return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+            for (index, element) in elements.enumerated() {
+                group.addTask { (index, try await transform(element)) }
+            }
+            var results = [Result?](repeating: nil, count: elements.count)
+            for try await (index, result) in group { results[index] = result }
+            return results
+        }
+    }
+
+    // MARK: Merge
+
+    /// Puts a relationship's result into its parent, under the rel as the include wrote it.
+    ///
+    /// An embedded relation that was used moves out of `_embedded` (which disappears when it
+    /// empties), so the data is not written twice. If the key is already an attribute, the
+    /// attribute stays and the result goes to `_embedded[key]`.
+    private func place(_ outcome: Outcome, embeddedRel: LinkRelation?, for node: IncludePlan.Node, into object: inout JSONObject) {
+        let value: JSONValue
+        switch outcome {
+        case .missing: return
+        case .one(let resource): value = .object(resource)
+        case .many(let resources): value = .array(resources.map { .object($0) })
+        }
+        var embedded = object["_embedded"]?.objectValue
+        if let embeddedRel { embedded?.removeValue(forKey: embeddedRel.rawValue) }
+        let key = node.resultKey
+        if key == "_links" || key == "_embedded" || object[key] != nil {
+            context.emit(.resultKeyTaken(includePath: node.path, key: key))
+            var target = embedded ?? JSONObject()
+            target[key] = value
+            embedded = target
+        } else {
+            object[key] = value
+        }
+        if let embedded {
+            object["_embedded"] = embedded.isEmpty ? nil : .object(embedded)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+@Suite struct RequesterTests {
+    /// A completion-handler requester in the original Halley shape.
+    final class LegacyRequester: CompletionRequesterInterface {
+        let cancelled = LockedValue(0)
+        let bodies: [String: Data]
+        let delay: Duration
+
+        init(bodies: [String: Data], delay: Duration = .zero) {
+            self.bodies = bodies
+            self.delay = delay
+        }
+
+        struct Container: RequestContainerInterface {
+            let onCancel: @Sendable () -> Void
+            func cancelRequest() { onCancel() }
+        }
+
+        func requestResource(at url: URL, completion: @escaping @Sendable (Result<Data, any Error>) -> Void)
+            -> any RequestContainerInterface
+        {
+            let finished = LockedValue(false)
+            let body = bodies[url.absoluteString]
+            let delay = self.delay
+            Task {
+                try? await Task.sleep(for: delay)
+                guard !finished.exchange(true) else { return }
+                completion(body.map { .success($0) } ?? .failure(URLError(.fileDoesNotExist)))
+            }
+            return Container { [cancelled] in
+                cancelled.withLock { $0 += 1 }
+                if !finished.exchange(true) { completion(.failure(URLError(.cancelled))) }
+            }
+        }
+    }
+
+    @Test func completionHandlerRequestersPlugInThroughTheAdapter() async throws {
+        let legacy = LegacyRequester(bodies: [
+            Graph.base + "/a": Graph.resource("/a", links: ["b": Graph.link("/b")]).serialized(),
+            Graph.base + "/b": Data(#"{"b": true}"#.utf8),
+        ])
+        let manager = ResourceManager(requester: CompletionRequesterAdapter(legacy))
+        let result = try await manager.resource(from: Graph.url("/a"), includes: ["b"])
+        #expect(result["b"]?["b"] == true)
+    }
+
+    @Test func cancellingCallsCancelRequestOnTheLegacyContainer() async throws {
+        let legacy = LegacyRequester(bodies: [:], delay: .seconds(10))
+        let manager = ResourceManager(requester: CompletionRequesterAdapter(legacy))
+        let task = Task { try await manager.resource(from: Graph.url("/a")) }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        _ = await task.result
+        #expect(legacy.cancelled.get() == 1)
+    }
+
+    @Test func fileRequesterMapsPathsQueriesAndIndexes() throws {
+        let requester = FileRequester(directory: URL(fileURLWithPath: "/srv/fixtures"))
+        func files(_ url: String) throws -> [String] {
+            requester.candidates(for: try #require(URL(string: url))).map(\.path)
+        }
+        #expect(try files("https://api.example.com/contacts/1") == ["/srv/fixtures/contacts/1.json", "/srv/fixtures/contacts/1/index.json"])
+        #expect(try files("https://api.example.com/") == ["/srv/fixtures/index.json"])
+        #expect(try files("https://api.example.com") == ["/srv/fixtures/index.json"])
+        #expect(try files("https://api.example.com/contacts/") == ["/srv/fixtures/contacts/index.json"])
+        #expect(try files("https://api.example.com/contacts?page=2&size=5") == ["/srv/fixtures/contacts@page=2&size=5.json"])
+        #expect(try files("https://api.example.com/data.json") == ["/srv/fixtures/data.json"])
+        #expect(try files("https://api.example.com/a/../../etc/passwd") == [])
+        #expect(try files("https://api.example.com/a/%2E%2E/%2E%2E/etc/passwd") == [])
+        #expect(try files("file:///etc/passwd") == ["/srv/fixtures/etc/passwd.json", "/srv/fixtures/etc/passwd/index.json"])
+    }
+
+    @Test func fileRequesterServesFixturesAndAnswers404ForMissingOnes() async throws {
+        let requester = FileRequester(directory: Fixture.url("hal"))
+        let found = try await requester.response(for: ResourceRequest(url: try #require(URL(string: "https://x.example/orders"))))
+        #expect(found.status == 200)
+        #expect(try HALResource(parsing: found.body).links.link(for: .next) != nil)
+        let missing = try await requester.response(for: ResourceRequest(url: try #require(URL(string: "https://x.example/none"))))
+        #expect(missing.status == 404)
+    }
+}
+
+@Suite struct DocumentFetchTests {
+    @Test func documentAtURLReturnsTheParsedResourceWithItsBase() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(Graph.base + "/a", json: Graph.resource("/a", links: ["next": Graph.link("?page=2")]))
+        let document = try await ResourceManager(requester: requester).document(at: Graph.url("/a"))
+        let next = try #require(document.links.link(for: .next))
+        #expect(document.url(for: next)?.absoluteString == Graph.base + "/a?page=2")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+/// Dedup, cycles, concurrency limit, critical path, cancellation, failures, limits.
+@Suite struct TraversalConcurrencyTests {
+    let base = Graph.base
+
+    @Test func cyclicContactGraphTerminatesAndRequestsEachResourceOnce() async throws {
+        let requester = await Graph.contacts(latency: .milliseconds(5))
+        let manager = ResourceManager(requester: requester)
+        let result = try await manager.resource(
+            from: Graph.url("/contacts/1"), includes: ["[contacts].[contacts].[contacts]", "[contacts].website"])
+        #expect(result["contacts"]?[0]?["contacts"]?[0]?["contacts"]?[0]?["id"] == "2")  // 1→2→1→2
+        #expect(result["contacts"]?[1]?["website"]?["id"] == "w3")
+        for id in 1...3 { #expect(await requester.count(for: base + "/contacts/\(id)") == 1) }
+        #expect(await requester.requestCount == 5)  // three contacts, websites 2 and 3
+    }
+
+    @Test func concurrentBranchesShareOneInFlightRequest() async throws {
+        let requester = InMemoryRequester(latency: .milliseconds(30))
+        let links = (0..<100).map { Graph.link("/shared/\($0 % 10)") }
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        for index in 0..<10 { await requester.register(base + "/shared/\(index)", json: ["n": .int(index)]) }
+        var options = TraversalOptions()
+        options.maxConcurrency = 64
+        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+        #expect(result["items"]?.arrayValue?.count == 100)
+        #expect(result["items"]?[57]?["n"] == 7)
+        #expect(await requester.requestCount == 11)
+    }
+
+    @Test func theConcurrencyLimitBoundsRequestsInFlight() async throws {
+        let requester = InMemoryRequester(latency: .milliseconds(10))
+        let links = (0..<40).map { Graph.link("/items/\($0)") }
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        for index in 0..<40 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
+        for limit in [1, 3, 8] {
+            await requester.resetCounts()
+            var options = TraversalOptions()
+            options.maxConcurrency = limit
+            _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+            #expect(await requester.maxInFlight <= limit)
+            #expect(await requester.maxInFlight == limit, "the limit is also reached, so it is the bound that holds")
+        }
+    }
+
+    @Test func aDepthThreeTreeTakesAboutFourRoundTrips() async throws {
+        let latency = Duration.milliseconds(30)
+        let requester = InMemoryRequester(latency: latency)
+        let count = await Graph.tree(depth: 3, fanOut: 3, into: requester)
+        #expect(count == 40)
+        var options = TraversalOptions()
+        options.maxConcurrency = 64
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await ResourceManager(requester: requester)
+            .resource(from: Graph.url("/n"), includes: ["[children].[children].[children]"], options: options)
+        let elapsed = clock.now - start
+        #expect(result["children"]?[2]?["children"]?[1]?["children"]?[0]?["level"] == 3)
+        #expect(await requester.requestCount == 40)
+        // Four round trips are 120 ms; a sequential walk would be 1.2 s. Asserted loosely:
+        // the exact ratio belongs to the benchmark.
+        #expect(elapsed < latency * 12)
+    }
+
+    @Test func childrenStartAsSoonAsTheirParentArrivesNotWhenTheLevelDoes() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(
+            base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
+        await requester.register(base + "/slow", json: Graph.resource("/slow", links: ["kids": []]), latency: .milliseconds(400))
+        await requester.register(base + "/fast", json: Graph.resource("/fast", links: ["kids": [Graph.link("/fast/child")]]),
+                                 latency: .milliseconds(10))
+        await requester.register(base + "/fast/child", json: ["leaf": true], latency: .milliseconds(10))
+        let log = EventLog()
+        var options = TraversalOptions()
+        options.observer = log.observer
+        _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/root"), includes: ["[kids].[kids]"], options: options)
+        let records = log.finished
+        let slow = try #require(records.first { $0.url.path == "/slow" })
+        let child = try #require(records.first { $0.url.path == "/fast/child" })
+        #expect(child.start < slow.start + (slow.duration ?? .zero), "the fast branch's child ran while /slow was pending")
+        #expect(child.includePath == "[kids].[kids]")
+    }
+
+    @Test func cancellingTheCallerCancelsInFlightRequestsPromptly() async throws {
+        let requester = InMemoryRequester(latency: .seconds(10))
+        await requester.register(
+            base + "/a",
+            json: Graph.resource("/a", links: ["items": [Graph.link("/1"), Graph.link("/2")]]), latency: .zero)
+        let manager = ResourceManager(requester: requester)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let task = Task { try await manager.resource(from: Graph.url("/a"), includes: ["[items]"]) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let outcome = await task.result
+        #expect(clock.now - start < .seconds(3))
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(await requester.requestCount == 3)
+    }
+
+    @Test func byDefaultAFailedRelationshipFailsTheCallNamingPathURLAndStatus() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/gone")]]))
+        await requester.register(base + "/ok", json: ["ok": true])
+        await requester.register(base + "/gone", InMemoryRequester.Route(
+            status: 404, headers: ["Content-Type": "application/problem+json"],
+            body: Data(#"{"title": "Gone away", "status": 404}"#.utf8)))
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"])
+        } throws: { error in
+            guard let error = error as? HalleyError else { return false }
+            return error.code == .http && error.includePath == "[items]" && error.url == Graph.url("/gone")
+                && error.httpError?.status == 404 && error.httpError?.problem?["title"] == "Gone away"
+                && error.description.contains("Gone away")
+        }
+    }
+
+    @Test func partialModeReturnsWhatSucceededAndListsEachFailure() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(
+            base + "/a",
+            json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/broken"), Graph.link("/ok2")],
+                                               "owner": Graph.link("/owner")]))
+        await requester.register(base + "/ok", json: Graph.resource("/ok", links: ["website": Graph.link("/w-missing")], ["n": 1]))
+        await requester.register(base + "/ok2", json: ["n": 2])
+        await requester.register(base + "/broken", text: "<html>oops</html>")
+        await requester.register(base + "/owner", json: ["name": "Owner"])
+        let result = try await ResourceManager(requester: requester)
+            .traverse(Graph.url("/a"), includes: ["[items].website", "owner"])
+        #expect(result.document["owner"]?["name"] == "Owner")
+        #expect(result.document["items"]?.arrayValue?.map { $0["n"] } == [1, 2])
+        #expect(result.document["items"]?[0]?["website"] == nil)
+        let failures = result.failures.sorted { ($0.url?.path ?? "") < ($1.url?.path ?? "") }
+        #expect(failures.map(\.code) == [.invalidDocument, .http])
+        #expect(failures.map(\.includePath) == ["[items]", "[items].website"])
+        #expect(failures.map { $0.url?.path } == ["/broken", "/w-missing"])
+        #expect(result.requestCount == 6)
+    }
+
+    @Test func theRequestLimitStopsEndlessGraphs() async throws {
+        let requester = InMemoryRequester()
+        let links = (0..<20).map { Graph.link("/items/\($0)") }
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        for index in 0..<20 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
+        var options = TraversalOptions()
+        options.maxRequests = 10
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+        } throws: { ($0 as? HalleyError)?.code == .limitExceeded }
+        #expect(await requester.requestCount <= 10)
+        options.maxIncludeDepth = 2
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["a.b.c"], options: options)
+        } throws: { ($0 as? HalleyError)?.code == .limitExceeded }
+    }
+
+    @Test func observerSeesEveryRequestWithStatusBytesAndIncludePath() async throws {
+        let requester = await Graph.contacts()
+        let log = EventLog()
+        var configuration = ResourceManager.Configuration()
+        configuration.observer = log.observer
+        _ = try await ResourceManager(requester: requester, configuration: configuration)
+            .resource(from: Graph.url("/contacts/1"), includes: ["website"])
+        let started = log.all.filter { if case .requestStarted = $0 { true } else { false } }
+        #expect(started.count == 2)
+        let finished = log.finished
+        #expect(finished.map(\.includePath) == [nil, "website"])
+        #expect(finished.allSatisfy { $0.status == 200 && ($0.bytes ?? 0) > 0 && $0.duration != nil })
+    }
+
+    @Test func malformedIncludesAreTypedErrorsBeforeAnyRequest() async throws {
+        let requester = InMemoryRequester()
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[contacts"])
+        } throws: { error in
+            guard let error = error as? HalleyError, let underlying = error.underlying as? IncludePathError else { return false }
+            return error.code == .invalidInclude && underlying.offset == 9
+        }
+        #expect(await requester.requestCount == 0)
+    }
+}
