@@ -15,7 +15,9 @@ let package = Package(
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         .testTarget(
             name: "HalleyTests",
-            dependencies: ["Halley"]
+            // The tool is a dependency so its tests can run the built binary.
+            dependencies: ["Halley", "halley"],
+            exclude: ["Support/hal_test_server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]
