@@ -21,6 +21,9 @@ public struct ResourceManager: Sendable {
         public var headers: HTTPHeaders = [:]
         /// Global template variables; per-call and per-include variables win over them.
         public var variables: [String: TemplateValue] = [:]
+        /// A provider of variables (values and closures) consulted at the start of each call,
+        /// below ``variables``. Use ``TemplateVariableProvider/shared`` for one global set.
+        public var templateVariables: TemplateVariableProvider?
         /// Header names that carry credentials: sent only to the root URL's origin and
         /// ``allowedOrigins``.
         public var credentialHeaders: Set<String> = ["Authorization", "Cookie", "Proxy-Authorization"]
@@ -75,15 +78,24 @@ public struct ResourceManager: Sendable {
     public func resource(from template: String, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
         async throws -> JSONValue
     {
-        try await resource(from: rootURL(template, options: options), includes: includes, options: options)
+        let variables = callVariables(options)
+        return try await run(rootURL(template, variables: variables), plan: plan(includes), options: options,
+                             variables: variables)
     }
 
     /// Fetches a resource with an already compiled plan (what typed include lists produce).
     public func resource(from url: URL, plan: IncludePlan, options: TraversalOptions = TraversalOptions()) async throws
         -> JSONValue
     {
+        try await run(url, plan: plan, options: options, variables: callVariables(options))
+    }
+
+    /// The strict traversal with the call's variables already evaluated.
+    func run(_ url: URL, plan: IncludePlan, options: TraversalOptions, variables: [String: TemplateValue]) async throws
+        -> JSONValue
+    {
         try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, collectsFailures: false)
+        let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
         let root = try await context.document(at: url, includePath: nil)
         return .object(try await Traverser(context: context).merged(root, nodes: plan.children))
     }
@@ -92,7 +104,8 @@ public struct ResourceManager: Sendable {
     ///
     /// - Throws: ``HalleyError`` (HTTP, transport, invalid document, unsupported scheme).
     public func document(at url: URL, options: TraversalOptions = TraversalOptions()) async throws -> HALResource {
-        try await makeContext(root: url, options: options, collectsFailures: false).document(at: url, includePath: nil)
+        try await makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: false)
+            .document(at: url, includePath: nil)
     }
 
     /// Fetches a resource and its relationships, keeping whatever succeeded.
@@ -103,7 +116,7 @@ public struct ResourceManager: Sendable {
         -> TraversalResult
     {
         try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, collectsFailures: true)
+        let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: true)
         let root = try await context.document(at: url, includePath: nil)
         let document = try await Traverser(context: context).merged(root, nodes: plan.children)
         return TraversalResult(document: .object(document), failures: context.collectedFailures,
@@ -142,8 +155,15 @@ public struct ResourceManager: Sendable {
     public func resourceCollectionWithMetadata(
         from url: URL, plan: IncludePlan, options: TraversalOptions = TraversalOptions()
     ) async throws -> ResourceCollection {
+        try await collection(url, plan: plan, options: options, variables: callVariables(options))
+    }
+
+    /// The collection call with the call's variables already evaluated.
+    func collection(_ url: URL, plan: IncludePlan, options: TraversalOptions, variables: [String: TemplateValue])
+        async throws -> ResourceCollection
+    {
         try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, collectsFailures: false)
+        let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
         let collection = try await context.document(at: url, includePath: nil)
         let items = try await Traverser(context: context).items(of: collection, nodes: plan.children, includePath: nil)
         return ResourceCollection(items: items.map { .object($0) }, metadata: collection.state,
@@ -152,9 +172,17 @@ public struct ResourceManager: Sendable {
 
     // MARK: Helpers
 
-    func makeContext(root: URL, options: TraversalOptions, collectsFailures: Bool) -> TraversalContext {
-        TraversalContext(requester: requester, configuration: configuration, options: options, rootURL: root,
-                         collectsFailures: collectsFailures)
+    func makeContext(root: URL, options: TraversalOptions, variables: [String: TemplateValue], collectsFailures: Bool)
+        -> TraversalContext
+    {
+        TraversalContext(requester: requester, configuration: configuration, options: options, variables: variables,
+                         rootURL: root, collectsFailures: collectsFailures)
+    }
+
+    /// The call's variables: the provider's (evaluated now, once per call), the manager's,
+    /// then the call's.
+    func callVariables(_ options: TraversalOptions) -> [String: TemplateValue] {
+        configuration.globalVariables().merging(options.variables) { _, call in call }
     }
 
     func plan(_ includes: [Include]) throws(HalleyError) -> IncludePlan {
@@ -173,11 +201,10 @@ public struct ResourceManager: Sendable {
         }
     }
 
-    /// Expands a root URL template with the call's variables over the manager's.
-    func rootURL(_ template: String, options: TraversalOptions) throws(HalleyError) -> URL {
+    /// Expands a root URL template with the call's variables.
+    func rootURL(_ template: String, variables: [String: TemplateValue]) throws(HalleyError) -> URL {
         let expanded: String
         do {
-            let variables = configuration.variables.merging(options.variables) { _, call in call }
             expanded = try URITemplate(template).expand(variables)
         } catch {
             throw HalleyError(code: .invalidTemplate, message: "cannot expand root template \"\(template)\": \(error.message)",
@@ -187,5 +214,13 @@ public struct ResourceManager: Sendable {
             throw HalleyError(code: .invalidURL, message: "\"\(expanded)\" is not an absolute URL")
         }
         return url
+    }
+}
+
+extension ResourceManager.Configuration {
+    /// The provider's variables overlaid with the fixed ``variables``.
+    func globalVariables() -> [String: TemplateValue] {
+        guard let provider = templateVariables else { return variables }
+        return provider.values().merging(variables) { _, fixed in fixed }
     }
 }

@@ -23,11 +23,11 @@ final class TraversalContext: Sendable {
 
     init(
         requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: TraversalOptions,
-        rootURL: URL, collectsFailures: Bool
+        variables: [String: TemplateValue], rootURL: URL, collectsFailures: Bool
     ) {
         self.requester = requester
         preference = options.preference
-        variables = configuration.variables.merging(options.variables) { _, call in call }
+        self.variables = variables
         var headers = configuration.headers
         headers.merge(options.headers)
         self.headers = headers

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A typed request: where to start, which relationships to include, and what to decode.
+///
+/// ```swift
+/// let contact = try await manager.request(
+///     HalleyRequest<Contact>(url: "https://api.example.com/contacts/1",
+///                            includeType: .contactsAndWebsiteOfContacts,
+///                            queryItems: [], decoder: JSONDecoder()))
+/// ```
+///
+/// The URL may be an RFC 6570 template; it is expanded with the request's variables over
+/// the call's and the manager's.
+public struct HalleyRequest<Item: Decodable> {
+    /// The root URL, or a URI template for it.
+    public var url: String
+    /// Typed include fields (what an include type's `prepareIncludes()` returns).
+    public var includeFields: [IncludeField]
+    /// String include paths, compiled into the same plan as ``includeFields``.
+    public var includes: [Include]
+    /// Variable overrides for this request: a value wins over the manager's and the
+    /// options'; `nil` removes a variable (it becomes undefined and is dropped).
+    public var variables: [String: TemplateValue?]
+    /// Query items appended to the root URL.
+    public var queryItems: [FieldQueryItem]
+    /// The decoder, with the caller's date and key strategies.
+    public var decoder: JSONDecoder
+    /// Traversal options (embedded or links first, headers, limits, observer).
+    public var options: TraversalOptions
+    /// Where a page's Spring-style metadata lives (`page` by default).
+    public var pageMetadataKey: String = "page"
+
+    /// A request with string include paths.
+    public init(
+        url: String, includes: [Include] = [], variables: [String: TemplateValue?] = [:],
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+    ) {
+        self.url = url
+        self.includeFields = []
+        self.includes = includes
+        self.variables = variables
+        self.queryItems = queryItems
+        self.decoder = decoder
+        self.options = options
+    }
+
+    /// A request with typed include fields.
+    public init(
+        url: String, includeFields: [IncludeField], variables: [String: TemplateValue?] = [:],
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+    ) {
+        self.init(url: url, variables: variables, queryItems: queryItems, decoder: decoder, options: options)
+        self.includeFields = includeFields
+    }
+
+    /// The include plan of this request.
+    ///
+    /// - Throws: ``IncludePathError`` for malformed or conflicting includes.
+    public func includePlan() throws(IncludePathError) -> IncludePlan {
+        var plan = try IncludePlan(fields: includeFields)
+        for include in includes {
+            try plan.add(IncludePath(include.path), variables: include.variables, queryItems: include.queryItems)
+        }
+        return plan
+    }
+}
+
+extension HalleyRequest where Item: IncludableType, Item.IncludeType: IncludeTypeInterface {
+    /// A request using one of the model's named include lists, as in the original Halley.
+    public init(
+        url: String, includeType: Item.IncludeType, queryItems: [FieldQueryItem] = [],
+        decoder: JSONDecoder = JSONDecoder(), variables: [String: TemplateValue?] = [:],
+        options: TraversalOptions = TraversalOptions()
+    ) {
+        self.init(url: url, includeFields: includeType.prepareIncludes(), variables: variables, queryItems: queryItems,
+                  decoder: decoder, options: options)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+extension ResourceManager {
+    /// Fetches a resource with the request's includes and decodes it once into `Item`.
+    ///
+    /// - Throws: ``HalleyError``; decoding failures have code ``HalleyError/Code/decoding``
+    ///   and name the JSON path and the include path of the failing field.
+    public func request<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> Item {
+        let (url, plan, options, variables) = try prepare(request)
+        let document = try await run(url, plan: plan, options: options, variables: variables)
+        return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url, itemsArray: false)
+    }
+
+    /// Fetches a collection and decodes its items, each with the request's includes.
+    public func requestCollection<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> [Item] {
+        try await requestPage(request).items
+    }
+
+    /// Fetches one page of a collection: items, metadata and links.
+    public func requestPage<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> PaginationPage<Item> {
+        let (url, plan, options, variables) = try prepare(request)
+        let collection = try await collection(url, plan: plan, options: options, variables: variables)
+        let items = try decode([Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
+                               url: url, itemsArray: true)
+        return PaginationPage(items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
+                              links: collection.links, url: collection.url, request: request)
+    }
+
+    /// Fetches the page after `page` with the same includes; `nil` on the last page.
+    public func nextPage<Item: Decodable>(of page: PaginationPage<Item>) async throws -> PaginationPage<Item>? {
+        try await adjacentPage(to: page, following: .next)
+    }
+
+    /// Fetches the page before `page` with the same includes; `nil` on the first page.
+    public func previousPage<Item: Decodable>(of page: PaginationPage<Item>) async throws -> PaginationPage<Item>? {
+        try await adjacentPage(to: page, following: .prev)
+    }
+
+    private func adjacentPage<Item: Decodable>(to page: PaginationPage<Item>, following rel: LinkRelation) async throws
+        -> PaginationPage<Item>?
+    {
+        guard let link = page.links.link(for: rel) else { return nil }
+        var request = page.request
+        var options = request.options
+        for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
+        var href = link.href
+        if link.templated {
+            do {
+                href = try URITemplate(link.href).expand(callVariables(options))
+            } catch {
+                throw HalleyError(code: .invalidTemplate, url: page.url,
+                                  message: "cannot expand \(rel) link \"\(link.href)\": \(error.message)", underlying: error)
+            }
+        }
+        guard let url = URL(string: href, relativeTo: page.url)?.absoluteURL else {
+            throw HalleyError(code: .invalidURL, url: page.url, message: "\(rel) href \"\(href)\" is not a valid URL")
+        }
+        // The link carries its own query, so the first request's query items are not repeated.
+        request.url = url.absoluteString
+        request.queryItems = []
+        return try await requestPage(request)
+    }
+
+    // MARK: Helpers
+
+    private func prepare<Item>(_ request: HalleyRequest<Item>) throws(HalleyError)
+        -> (URL, IncludePlan, TraversalOptions, [String: TemplateValue])
+    {
+        let plan: IncludePlan
+        do {
+            plan = try request.includePlan()
+        } catch {
+            throw HalleyError(code: .invalidInclude, includePath: error.path, message: error.description, underlying: error)
+        }
+        var options = request.options
+        for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
+        let variables = callVariables(options)
+        var url = try rootURL(request.url, variables: variables)
+        if !request.queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.queryItems = (components.queryItems ?? []) + request.queryItems
+            url = components.url ?? url
+        }
+        return (url, plan, options, variables)
+    }
+
+    private func decode<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, decoder: JSONDecoder, plan: IncludePlan, url: URL, itemsArray: Bool
+    ) throws(HalleyError) -> T {
+        do {
+            return try decoder.decode(T.self, from: value.serialized())
+        } catch let error as DecodingError {
+            let (path, includePath) = DecodingFailure.locate(error, plan: plan)
+            throw HalleyError(code: .decoding, includePath: includePath, url: url,
+                              message: "cannot decode \(T.self) at \(path): \(DecodingFailure.reason(error))",
+                              underlying: error)
+        } catch {
+            throw HalleyError(code: .decoding, url: url, message: "cannot decode \(T.self): \(error)", underlying: error)
+        }
+    }
+}
+
+/// Turns a `DecodingError` into a JSON path and the include path it falls under.
+enum DecodingFailure {
+    static func locate(_ error: DecodingError, plan: IncludePlan) -> (jsonPath: String, includePath: String?) {
+        var codingPath: [any CodingKey]
+        switch error {
+        case .keyNotFound(let key, let context): codingPath = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            codingPath = context.codingPath
+        @unknown default: codingPath = []
+        }
+        var components: [JSONPath.Component] = []
+        var nodes = plan.children
+        var includePath: String?
+        var matching = true
+        for key in codingPath {
+            if let index = key.intValue {
+                components.append(.index(index))
+                continue
+            }
+            components.append(.key(key.stringValue))
+            if matching, let node = nodes.first(where: { $0.resultKey == key.stringValue }) {
+                includePath = node.path
+                nodes = node.children
+            } else {
+                matching = false
+            }
+        }
+        return (JSONPath.render(components), includePath)
+    }
+
+    static func reason(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "required key \"\(key.stringValue)\" is missing"
+        case .typeMismatch(let type, let context): return "expected \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, _): return "expected \(type), found null"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+}
