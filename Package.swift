@@ -13,6 +13,8 @@ let package = Package(
     targets: [
         .target(name: "Halley"),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
+        // Not a test: `swift run -c release halley-bench` measures the engine.
+        .executableTarget(name: "halley-bench", dependencies: ["Halley"]),
         .testTarget(
             name: "HalleyTests",
             // The tool is a dependency so its tests can run the built binary.

@@ -1,0 +1,2 @@
+// Benchmarks arrive with their own issue.
+print("halley-bench: no scenarios yet")
