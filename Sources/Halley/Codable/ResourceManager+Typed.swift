@@ -43,18 +43,7 @@ extension ResourceManager {
         var request = page.request
         var options = request.options
         for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
-        var href = link.href
-        if link.templated {
-            do {
-                href = try URITemplate(link.href).expand(callVariables(options))
-            } catch {
-                throw HalleyError(code: .invalidTemplate, url: page.url,
-                                  message: "cannot expand \(rel) link \"\(link.href)\": \(error.message)", underlying: error)
-            }
-        }
-        guard let url = URL(string: href, relativeTo: page.url)?.absoluteURL else {
-            throw HalleyError(code: .invalidURL, url: page.url, message: "\(rel) href \"\(href)\" is not a valid URL")
-        }
+        let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(options))
         // The link carries its own query, so the first request's query items are not repeated.
         request.url = url.absoluteString
         request.queryItems = []

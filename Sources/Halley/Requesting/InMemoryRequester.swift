@@ -35,7 +35,11 @@ public actor InMemoryRequester: RequesterInterface {
         }
     }
 
+    /// Computes a response from the request; for scripted sequences and conditional requests.
+    public typealias Handler = @Sendable (ResourceRequest) async throws -> ResourceResponse
+
     private var routes: [String: Route] = [:]
+    private var handlers: [String: Handler] = [:]
     private let defaultLatency: Duration
     private let schemes: Set<String>
     private var inFlight = 0
@@ -61,6 +65,11 @@ public actor InMemoryRequester: RequesterInterface {
     /// Answers `url` with `route`.
     public func register(_ url: String, _ route: Route) {
         routes[Self.key(url)] = route
+    }
+
+    /// Answers `url` by calling `handler` (after the requester's latency).
+    public func register(_ url: String, handler: @escaping Handler) {
+        handlers[Self.key(url)] = handler
     }
 
     /// Answers `url` with a JSON document.
@@ -103,6 +112,9 @@ public actor InMemoryRequester: RequesterInterface {
             try await Task.sleep(for: latency)
         } else {
             try Task.checkCancellation()
+        }
+        if let handler = handlers[Self.key(request.url.absoluteString)] {
+            return try await handler(request)
         }
         guard let route else {
             return ResourceResponse(status: 404, headers: ["Content-Type": "text/plain"], url: request.url,

@@ -42,6 +42,10 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         public static let limitExceeded = Code(rawValue: "limitExceeded")
         /// The merged document could not be decoded into the requested model.
         public static let decoding = Code(rawValue: "decoding")
+        /// A request attempt or the whole call ran out of time.
+        public static let timeout = Code(rawValue: "timeout")
+        /// A validator rejected a response.
+        public static let validation = Code(rawValue: "validation")
         /// A follow chain asked for a relation the resource does not have.
         public static let missingRelation = Code(rawValue: "missingRelation")
         /// The code's name.

@@ -31,6 +31,20 @@ public struct ResourceManager: Sendable {
         public var allowedOrigins: Set<Origin> = []
         /// Receives every call's events.
         public var observer: TraversalObserver?
+        /// Headers computed per request (token refresh), after ``headers``.
+        public var headerProvider: HeaderProvider?
+        /// Runs on every request after the header rules; the call's configurator runs after it.
+        public var configureRequest: RequestConfigurator?
+        /// How failed requests are retried; no retries by default.
+        public var retryPolicy: RetryPolicy = .none
+        /// How long one request attempt may take.
+        public var requestTimeout: Duration?
+        /// Rejects 2xx responses that are not acceptable; runs before the call's validator.
+        public var validator: ResponseValidator?
+        /// Supplies a response when a request fails.
+        public var fallback: ResponseFallback?
+        /// An HTTP cache shared by every call of this manager; off (`nil`) by default.
+        public var cache: ResponseCache?
 
         /// Default settings.
         public init() {}
@@ -96,16 +110,18 @@ public struct ResourceManager: Sendable {
     {
         try checkDepth(plan, options: options)
         let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
-        let root = try await context.document(at: url, includePath: nil)
-        return .object(try await Traverser(context: context).merged(root, nodes: plan.children))
+        return try await context.withinDeadline {
+            let root = try await context.document(at: url, includePath: nil)
+            return .object(try await Traverser(context: context).merged(root, nodes: plan.children))
+        }
     }
 
     /// Fetches one HAL document, with no includes: for inspecting links and state.
     ///
     /// - Throws: ``HalleyError`` (HTTP, transport, invalid document, unsupported scheme).
     public func document(at url: URL, options: TraversalOptions = TraversalOptions()) async throws -> HALResource {
-        try await makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: false)
-            .document(at: url, includePath: nil)
+        let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: false)
+        return try await context.withinDeadline { try await context.document(at: url, includePath: nil) }
     }
 
     /// Fetches a resource and its relationships, keeping whatever succeeded.
@@ -117,10 +133,12 @@ public struct ResourceManager: Sendable {
     {
         try checkDepth(plan, options: options)
         let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: true)
-        let root = try await context.document(at: url, includePath: nil)
-        let document = try await Traverser(context: context).merged(root, nodes: plan.children)
-        return TraversalResult(document: .object(document), failures: context.collectedFailures,
-                               requestCount: await context.table.requestCount)
+        return try await context.withinDeadline {
+            let root = try await context.document(at: url, includePath: nil)
+            let document = try await Traverser(context: context).merged(root, nodes: plan.children)
+            return TraversalResult(document: .object(document), failures: context.collectedFailures,
+                                   requestCount: await context.table.requestCount)
+        }
     }
 
     /// ``traverse(_:plan:options:)`` with include paths.
@@ -164,10 +182,12 @@ public struct ResourceManager: Sendable {
     {
         try checkDepth(plan, options: options)
         let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
-        let collection = try await context.document(at: url, includePath: nil)
-        let items = try await Traverser(context: context).items(of: collection, nodes: plan.children, includePath: nil)
-        return ResourceCollection(items: items.map { .object($0) }, metadata: collection.state,
-                                  links: collection.links, url: collection.baseURL ?? url)
+        return try await context.withinDeadline {
+            let collection = try await context.document(at: url, includePath: nil)
+            let items = try await Traverser(context: context).items(of: collection, nodes: plan.children, includePath: nil)
+            return ResourceCollection(items: items.map { .object($0) }, metadata: collection.state,
+                                      links: collection.links, url: collection.baseURL ?? url)
+        }
     }
 
     // MARK: Helpers

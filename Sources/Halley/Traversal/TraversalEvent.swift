@@ -21,6 +21,14 @@ public enum TraversalEvent: Sendable {
     case deprecatedLinkFollowed(includePath: String?, url: URL, deprecation: String)
     /// An included relation is absent from the resource; its key is left out of the result.
     case relationMissing(includePath: String, rel: LinkRelation)
+    /// A request failed and will be tried again after `delay`.
+    case retrying(url: URL, attempt: Int, delay: Duration, reason: String)
+    /// A fresh cached response was used; no request was sent.
+    case cacheHit(url: URL)
+    /// A stale cached response was confirmed by a `304`.
+    case cacheRevalidated(url: URL)
+    /// A request failed and the fallback's response was used instead.
+    case fallbackUsed(url: URL, error: HalleyError)
     /// The result key of a relationship is already an attribute of its parent; the attribute
     /// is kept and the relationship lands in `_embedded` under that key.
     case resultKeyTaken(includePath: String, key: String)
@@ -44,6 +52,8 @@ public struct RequestRecord: Sendable, Hashable {
     public let bytes: Int?
     /// The transport error's description, when the request failed without a response.
     public let error: String?
+    /// Which attempt this is, from 1.
+    public let attempt: Int
 }
 
 /// A closure receiving ``TraversalEvent``s. It is called from many tasks at once, so it

@@ -44,8 +44,19 @@ public struct TraversalOptions: Sendable {
     public var collectionItemKey: String = "item"
     /// How documents are parsed (malformed links, nesting limit).
     public var parsing: HALParsingOptions = HALParsingOptions()
-    /// How long one request may take; the requester's default when `nil`.
+    /// How long one request attempt may take; the manager's setting when `nil`.
     public var requestTimeout: Duration?
+    /// The time budget of the whole call: past it, requests in flight are cancelled and the
+    /// call fails with ``HalleyError/Code/timeout`` naming what was pending.
+    public var deadline: Duration?
+    /// How failed requests are retried; the manager's policy when `nil`.
+    public var retryPolicy: RetryPolicy?
+    /// Rejects 2xx responses, after the manager's validator.
+    public var validator: ResponseValidator?
+    /// Supplies a response when a request fails; replaces the manager's fallback.
+    public var fallback: ResponseFallback?
+    /// Runs on every request of this call, after the manager's configurator.
+    public var configureRequest: RequestConfigurator?
     /// Receives this call's events, in addition to the manager's observer.
     public var observer: TraversalObserver?
 

@@ -1,0 +1,45 @@
+import Foundation
+
+/// What an action (`POST`, `PUT`, `PATCH`, `DELETE`) got back: the status, the `Location`,
+/// and the body as a HAL resource or any `Decodable`.
+public struct ActionResponse: Sendable {
+    /// The response as received.
+    public let response: ResourceResponse
+
+    /// The status code.
+    public var status: Int { response.status }
+    /// The response header fields.
+    public var headers: HTTPHeaders { response.headers }
+    /// The body; empty for `204 No Content`.
+    public var body: Data { response.body }
+
+    /// The `Location` header resolved against the request URL: where a created resource lives.
+    public var location: URL? {
+        response.headers["Location"].flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+    }
+
+    /// The body as a HAL resource, or `nil` when there is no body.
+    ///
+    /// - Throws: ``HALDocumentError`` when there is a body and it is not a HAL document.
+    public func resource(options: HALParsingOptions = HALParsingOptions()) throws(HALDocumentError) -> HALResource? {
+        guard !response.body.isEmpty else { return nil }
+        return try HALResource(parsing: response.body, url: response.url, options: options)
+    }
+
+    /// The body decoded as `type`.
+    ///
+    /// - Throws: ``HalleyError`` with code ``HalleyError/Code/decoding`` naming the JSON path.
+    public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HalleyError) -> Value {
+        do {
+            return try decoder.decode(Value.self, from: response.body)
+        } catch let error as DecodingError {
+            let (path, _) = DecodingFailure.locate(error, plan: IncludePlan())
+            throw HalleyError(code: .decoding, url: response.url,
+                              message: "cannot decode \(Value.self) at \(path): \(DecodingFailure.reason(error))",
+                              underlying: error)
+        } catch {
+            throw HalleyError(code: .decoding, url: response.url, message: "cannot decode \(Value.self): \(error)",
+                              underlying: error)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension ResourceManager {
+    /// Sends an action to a URL with the manager's policy: headers, credentials, retries
+    /// (idempotent methods only unless the policy opts in), timeouts, validation, fallback.
+    ///
+    /// ```swift
+    /// let created = try await manager.send(.post, to: ordersURL, body: .json(["item": "book"]))
+    /// created.location   // https://api.example.com/orders/42
+    /// ```
+    ///
+    /// A successful unsafe method invalidates the URL (and its `Location`) in the cache.
+    ///
+    /// - Throws: ``HalleyError`` (`.http` with the status and problem details, `.transport`,
+    ///   `.timeout`, `.validation`, `.unsupportedScheme`).
+    public func send(
+        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+    ) async throws -> ActionResponse {
+        try await send(method, to: url, body: body, options: options, trusting: url)
+    }
+
+    /// Sends with `trustRoot`'s origin (not necessarily the target's) receiving credentials.
+    private func send(
+        _ method: HTTPMethod, to url: URL, body: RequestBody, options: TraversalOptions, trusting trustRoot: URL
+    ) async throws -> ActionResponse {
+        let context = makeContext(root: trustRoot, options: options, variables: callVariables(options),
+                                  collectsFailures: false)
+        return try await context.withinDeadline {
+            try context.checkScheme(url, includePath: nil)
+            let request = try await context.makeRequest(url, method: method, body: body, includePath: nil)
+            return try await context.withFallback(for: request) { (response) throws(HalleyError) in
+                try context.validate(response, document: nil, includePath: nil)
+                return ActionResponse(response: response)
+            }
+        }
+    }
+
+    /// Sends an action to a URL template expanded with the call's variables.
+    public func send(
+        _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+    ) async throws -> ActionResponse {
+        try await send(method, to: rootURL(template, variables: callVariables(options)), body: body, options: options)
+    }
+
+    /// Sends an action to the link of `rel` on a fetched resource: templated links expand
+    /// with the call's variables, relative hrefs resolve against the resource's URL.
+    ///
+    /// ```swift
+    /// let order = try await manager.document(at: orderURL)
+    /// try await manager.send(.delete, rel: "ea:cancel", of: order)
+    /// ```
+    ///
+    /// Credential-bearing headers go to the resource's own origin (and allowed origins).
+    ///
+    /// - Throws: ``HalleyError/Code/missingRelation`` naming the rels the resource has, and as
+    ///   ``send(_:to:body:options:)-(_,URL,_,_)``.
+    public func send(
+        _ method: HTTPMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
+        body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+    ) async throws -> ActionResponse {
+        let link = linkName.map { resource.links.link(for: rel, named: $0) } ?? resource.links.link(for: rel)
+        guard let link else {
+            throw HalleyError(
+                code: .missingRelation, url: resource.baseURL,
+                message: "the resource has no \(rel) link\(linkName.map { " named \"\($0)\"" } ?? ""); it has: "
+                    + resource.links.rels.map(\.rawValue).joined(separator: ", "))
+        }
+        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: callVariables(options))
+        // The resource's origin is trusted, not wherever its link points.
+        // Without a base URL nothing is trusted: a file URL matches no web origin.
+        return try await send(method, to: url, body: body, options: options,
+                              trusting: resource.baseURL ?? URL(fileURLWithPath: "/"))
+    }
+
+    /// Sends an action and decodes the response body as `type`.
+    public func send<Value: Decodable>(
+        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, decoding type: Value.Type,
+        decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+    ) async throws -> Value {
+        try await send(method, to: url, body: body, options: options).decode(type, decoder: decoder)
+    }
+}

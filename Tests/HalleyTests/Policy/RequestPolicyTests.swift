@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+/// Headers, retries, time budget, validation and fallback, against the in-memory requester.
+@Suite struct RequestPolicyTests {
+    let base = Graph.base
+
+    @Test func headersApplyManagerThenProviderThenCallThenClosure() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", json: ["ok": true])
+        var configuration = ResourceManager.Configuration()
+        configuration.headers = ["X-Layer": "manager", "X-Manager": "1", "User-Agent": "Halley"]
+        configuration.headerProvider = { ["X-Layer": "provider", "X-Provider": "1"] }
+        var options = TraversalOptions()
+        options.headers = ["X-Layer": "call", "X-Call": "1"]
+        options.configureRequest = { request in
+            #expect(request.headers["X-Layer"] == "call", "the closure runs last")
+            request.headers["X-Layer"] = "closure"
+        }
+        _ = try await ResourceManager(requester: requester, configuration: configuration)
+            .resource(from: Graph.url("/a"), options: options)
+        let headers = try #require(await requester.requests.first?.headers)
+        #expect(headers["X-Layer"] == "closure")
+        #expect(headers["X-Manager"] == "1" && headers["X-Provider"] == "1" && headers["X-Call"] == "1")
+        #expect(headers["User-Agent"] == "Halley")
+    }
+
+    @Test func anAsyncTokenProviderIsAskedForEveryRequest() async throws {
+        actor Tokens {
+            var issued = 0
+            func next() async throws -> String {
+                try await Task.sleep(for: .milliseconds(5))
+                issued += 1
+                return "token-\(issued)"
+            }
+        }
+        let tokens = Tokens()
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["b": Graph.link("/b")]))
+        await requester.register(base + "/b", json: ["b": 1])
+        var configuration = ResourceManager.Configuration()
+        configuration.headerProvider = { ["Authorization": "Bearer \(try await tokens.next())"] }
+        _ = try await ResourceManager(requester: requester, configuration: configuration)
+            .resource(from: Graph.url("/a"), includes: ["b"])
+        let values = await requester.requests.compactMap { $0.headers["Authorization"] }
+        #expect(values == ["Bearer token-1", "Bearer token-2"])
+    }
+
+    @Test func retriesTransientStatusesAndHonoursRetryAfterSeconds() async throws {
+        let requester = InMemoryRequester()
+        let attempts = LockedValue(0)
+        await requester.register(base + "/flaky") { request in
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if attempt < 3 {
+                return ResourceResponse(status: 503, headers: ["Retry-After": "0"], url: request.url, body: Data())
+            }
+            return ResourceResponse(url: request.url, body: Data(#"{"ok": true}"#.utf8))
+        }
+        let log = EventLog()
+        var configuration = ResourceManager.Configuration()
+        configuration.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(30))
+        configuration.observer = log.observer
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/flaky"))
+        #expect(result["ok"] == true)
+        #expect(await requester.requestCount == 3)
+        #expect(clock.now - start < .seconds(5), "Retry-After: 0 replaced the 30 s backoff")
+        let retries = log.all.compactMap { if case .retrying(_, let attempt, _, let reason) = $0 { (attempt, reason) } else { nil } }
+        #expect(retries.map(\.0) == [2, 3])
+        #expect(retries.allSatisfy { $0.1 == "HTTP 503" })
+        #expect(log.finished.map(\.attempt) == [1, 2, 3])
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsHonoured() throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let later = try #require(RetryPolicy.retryAfter("Tue, 14 Nov 2023 22:13:22 GMT", now: now))
+        #expect(later == .seconds(2))
+        #expect(RetryPolicy.retryAfter("7") == .seconds(7))
+        #expect(RetryPolicy.retryAfter("soon") == nil)
+        #expect(RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)).delay(after: 1, retryAfter: .seconds(600)) == .seconds(1))
+    }
+
+    @Test func givesUpAfterMaxAttemptsAndNeverRetriesPostUnlessAllowed() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/down", InMemoryRequester.Route(status: 502, body: Data("bad gateway".utf8)))
+        var configuration = ResourceManager.Configuration()
+        configuration.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1))
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        await #expect {
+            try await manager.resource(from: Graph.url("/down"))
+        } throws: { ($0 as? HalleyError)?.httpError?.status == 502 }
+        #expect(await requester.requestCount == 3)
+
+        await requester.resetCounts()
+        _ = try? await manager.send(.post, to: Graph.url("/down"), body: .text("x"))
+        #expect(await requester.requestCount == 1, "POST is not idempotent")
+
+        await requester.resetCounts()
+        var options = TraversalOptions()
+        options.retryPolicy = configuration.retryPolicy
+        options.retryPolicy?.retryableMethods.insert(.post)
+        _ = try? await manager.send(.post, to: Graph.url("/down"), body: .text("x"), options: options)
+        #expect(await requester.requestCount == 3)
+    }
+
+    @Test func transportErrorsAreRetriedAndReported() async throws {
+        struct Refused: Error {}
+        let requester = InMemoryRequester()
+        let attempts = LockedValue(0)
+        await requester.register(base + "/a") { request in
+            if attempts.exchange(attempts.get() + 1) == 0 { throw Refused() }
+            return ResourceResponse(url: request.url, body: Data("{}".utf8))
+        }
+        var configuration = ResourceManager.Configuration()
+        configuration.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1))
+        _ = try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/a"))
+        #expect(await requester.requestCount == 2)
+
+        configuration.retryPolicy = .none
+        attempts.set(0)
+        await #expect {
+            try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/a"))
+        } throws: { ($0 as? HalleyError)?.code == .transport && ($0 as? HalleyError)?.underlying is Refused }
+    }
+
+    @Test func thePerRequestTimeoutBoundsAnyRequester() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/slow", json: ["x": 1], latency: .seconds(10))
+        var options = TraversalOptions()
+        options.requestTimeout = .milliseconds(100)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/slow"), options: options)
+        } throws: { ($0 as? HalleyError)?.code == .timeout && ($0 as? HalleyError)?.url == Graph.url("/slow") }
+        #expect(clock.now - start < .seconds(3))
+    }
+
+    @Test func theCallDeadlineCancelsPendingRequestsAndNamesThem() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/fast"), Graph.link("/slow")]]))
+        await requester.register(base + "/fast", json: ["n": 1], latency: .milliseconds(5))
+        await requester.register(base + "/slow", json: ["n": 2], latency: .seconds(10))
+        var options = TraversalOptions()
+        options.deadline = .milliseconds(300)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+        } throws: { error in
+            guard let error = error as? HalleyError else { return false }
+            return error.code == .timeout && error.message.contains(Graph.base + "/slow") && !error.message.contains("/fast")
+        }
+        #expect(clock.now - start < .seconds(3))
+    }
+
+    @Test func aValidatorCanRejectA2xxDocument() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", json: Graph.resource("/a", ["name": "no orders rel"]))
+        struct MissingRel: Error {}
+        var options = TraversalOptions()
+        options.validator = { _, document in
+            if document?.links.relation("orders") == nil { throw MissingRel() }
+        }
+        await #expect {
+            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), options: options)
+        } throws: { ($0 as? HalleyError)?.code == .validation && ($0 as? HalleyError)?.underlying is MissingRel }
+    }
+
+    @Test func aFallbackResponseIsUsedWhenTheRequestFailsAndIsValidatedToo() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a", InMemoryRequester.Route(status: 500, body: Data("boom".utf8)))
+        let log = EventLog()
+        var options = TraversalOptions()
+        options.observer = log.observer
+        options.fallback = { request, error in
+            #expect(error.httpError?.status == 500)
+            return ResourceResponse(url: request.url, body: Data(#"{"fromDisk": true}"#.utf8))
+        }
+        let manager = ResourceManager(requester: requester)
+        let result = try await manager.resource(from: Graph.url("/a"), options: options)
+        #expect(result["fromDisk"] == true)
+        #expect(log.all.contains { if case .fallbackUsed = $0 { true } else { false } })
+
+        options.fallback = { request, _ in ResourceResponse(url: request.url, body: Data("not json".utf8)) }
+        await #expect {
+            try await manager.resource(from: Graph.url("/a"), options: options)
+        } throws: { ($0 as? HalleyError)?.code == .invalidDocument }
+
+        struct Rejected: Error {}
+        options.fallback = { request, _ in ResourceResponse(url: request.url, body: Data("{}".utf8)) }
+        options.validator = { _, _ in throw Rejected() }
+        await #expect {
+            try await manager.resource(from: Graph.url("/a"), options: options)
+        } throws: { ($0 as? HalleyError)?.code == .validation }
+    }
+}
