@@ -20,7 +20,7 @@ extension ResourceManager {
     }
 
     /// Sends with `trustRoot`'s origin (not necessarily the target's) receiving credentials.
-    private func send(
+    func send(
         _ method: HTTPMethod, to url: URL, body: RequestBody, options: TraversalOptions, trusting trustRoot: URL
     ) async throws -> ActionResponse {
         let context = makeContext(root: trustRoot, options: options, variables: callVariables(options),

@@ -8,7 +8,7 @@ extension ResourceManager {
     public func request<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> Item {
         let (url, plan, options, variables) = try prepare(request)
         let document = try await run(url, plan: plan, options: options, variables: variables)
-        return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url, itemsArray: false)
+        return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url)
     }
 
     /// Fetches a collection and decodes its items, each with the request's includes.
@@ -21,7 +21,7 @@ extension ResourceManager {
         let (url, plan, options, variables) = try prepare(request)
         let collection = try await collection(url, plan: plan, options: options, variables: variables)
         let items = try decode([Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
-                               url: url, itemsArray: true)
+                               url: url)
         return PaginationPage(items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
                               links: collection.links, url: collection.url, request: request)
     }
@@ -72,8 +72,8 @@ extension ResourceManager {
         return (url, plan, options, variables)
     }
 
-    private func decode<T: Decodable>(
-        _ type: T.Type, from value: JSONValue, decoder: JSONDecoder, plan: IncludePlan, url: URL, itemsArray: Bool
+    func decode<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, decoder: JSONDecoder, plan: IncludePlan, url: URL?
     ) throws(HalleyError) -> T {
         do {
             return try decoder.decode(T.self, from: value.serialized())

@@ -46,6 +46,8 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         public static let timeout = Code(rawValue: "timeout")
         /// A validator rejected a response.
         public static let validation = Code(rawValue: "validation")
+        /// A `next` link pointed back to a page already read.
+        public static let paginationCycle = Code(rawValue: "paginationCycle")
         /// A follow chain asked for a relation the resource does not have.
         public static let missingRelation = Code(rawValue: "missingRelation")
         /// The code's name.

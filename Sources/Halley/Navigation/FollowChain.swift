@@ -1,0 +1,212 @@
+import Foundation
+
+/// A path through an API composed one hop at a time, like a client SDK composes endpoints:
+/// start at an entry point, follow rels with template variables, then fetch or act.
+///
+/// ```swift
+/// let contacts = try await manager.entry(rootURL)
+///     .follow("ex:contacts", ["page": 0])
+///     .follow("next")
+///     .get(PaginationPage<Contact>.self)
+/// ```
+///
+/// Chains are values: build them once and extend them anywhere, e.g. in your own SDK type:
+///
+/// ```swift
+/// extension ContactsAPI {
+///     var contacts: FollowChain { root.follow("ex:contacts") }
+///     func contact(id: String) -> FollowChain { root.follow("ex:contact", ["id": .string(id)]) }
+/// }
+/// ```
+///
+/// Nothing is fetched until a terminal call (`get`, `resource`, `url`, `send`, `items`). Each
+/// run uses embedded resources where they are, the manager's policy, one request per URL and
+/// the observer events of include traversal. A missing rel is
+/// ``HalleyError/Code/missingRelation`` naming the hop and the rels that were available.
+public struct FollowChain: Sendable {
+    /// One step of a chain.
+    public struct Hop: Sendable, Hashable {
+        /// The relation to follow.
+        public let rel: LinkRelation
+        /// Variables for the relation's templated link, over the call's.
+        public let variables: [String: TemplateValue]
+        /// Picks the link whose HAL `name` matches when the relation has several.
+        public let linkName: String?
+    }
+
+    /// The manager running the chain.
+    public let manager: ResourceManager
+    /// The entry point: a URL or a URL template.
+    public let entry: String
+    /// The hops, in order.
+    public let hops: [Hop]
+    /// Options for every request of the chain.
+    public let options: TraversalOptions
+
+    /// A chain with one more hop.
+    ///
+    /// - Parameters:
+    ///   - rel: The relation to follow from the current resource.
+    ///   - variables: Expand its templated link.
+    ///   - linkName: Picks one of several links by HAL `name`.
+    public func follow(_ rel: LinkRelation, _ variables: [String: TemplateValue] = [:], named linkName: String? = nil)
+        -> FollowChain
+    {
+        FollowChain(manager: manager, entry: entry, hops: hops + [Hop(rel: rel, variables: variables, linkName: linkName)],
+                    options: options)
+    }
+
+    /// The same chain with other options.
+    public func with(options: TraversalOptions) -> FollowChain {
+        FollowChain(manager: manager, entry: entry, hops: hops, options: options)
+    }
+
+    // MARK: Terminal calls
+
+    /// The resource at the end of the chain, with `includes` merged in.
+    public func get(includes: [Include] = []) async throws -> JSONValue {
+        let plan = try manager.plan(includes)
+        return try await run { context, target in
+            let resource = try await target.resource(context)
+            return .object(try await Traverser(context: context).merged(resource, nodes: plan.children))
+        }
+    }
+
+    /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`.
+    public func get<Item: Decodable>(
+        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+    ) async throws -> Item {
+        let plan = try manager.plan(includes)
+        let (document, url) = try await run { context, target in
+            let resource = try await target.resource(context)
+            let merged = try await Traverser(context: context).merged(resource, nodes: plan.children)
+            return (JSONValue.object(merged), resource.baseURL)
+        }
+        return try manager.decode(type, from: document, decoder: decoder, plan: plan, url: url)
+    }
+
+    /// The page at the end of the chain: a collection's items decoded as `Item`, with its
+    /// metadata and links.
+    public func page<Item: Decodable>(
+        of type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+    ) async throws -> PaginationPage<Item> {
+        let url = try await url()
+        var request = HalleyRequest<Item>(url: url.absoluteString, includes: includes, decoder: decoder, options: options)
+        request.variables = [:]
+        return try await manager.requestPage(request)
+    }
+
+    /// The HAL resource at the end of the chain, as it arrived.
+    public func resource() async throws -> HALResource {
+        try await run { context, target in try await target.resource(context) }
+    }
+
+    /// Where the chain ends, without fetching the last resource: for acting on it.
+    public func url() async throws -> URL {
+        try await run { _, target in try target.destination() }
+    }
+
+    /// Sends an action to where the chain ends (the last hop is not fetched).
+    ///
+    /// Credentials go to the origin of the resource holding the last link.
+    public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
+        let (url, trust) = try await run { _, target in (try target.destination(), target.trustRoot) }
+        return try await manager.send(method, to: url, body: body, options: options, trusting: trust)
+    }
+
+    /// The items of the collection at the end of the chain, page after page.
+    public func items<Item: Decodable>(
+        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+    ) async throws -> PagedItems<Item> {
+        PagedItems(manager: manager, start: .url(try await url()), includes: includes, decoder: decoder, options: options)
+    }
+
+    // MARK: Running
+
+    /// Where the last hop leads: a resource already in hand (embedded), a URL, or both.
+    struct Target: Sendable {
+        let url: URL?
+        let embedded: HALResource?
+        let trustRoot: URL
+        let includePath: String?
+
+        func resource(_ context: TraversalContext) async throws -> HALResource {
+            if let embedded { return embedded }
+            return try await context.document(at: try destination(), includePath: includePath)
+        }
+
+        func destination() throws(HalleyError) -> URL {
+            if let url { return url }
+            if let embedded, let selfLink = embedded.links.selfLink, let url = embedded.url(for: selfLink) { return url }
+            throw HalleyError(code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
+                              message: "the embedded resource at the end of the chain has no self link to act on")
+        }
+    }
+
+    private func run<Value: Sendable>(
+        _ body: @escaping @Sendable (TraversalContext, Target) async throws -> Value
+    ) async throws -> Value {
+        let variables = manager.callVariables(options)
+        let root = try manager.rootURL(entry, variables: variables)
+        let context = manager.makeContext(root: root, options: options, variables: variables, collectsFailures: false)
+        let hops = self.hops
+        return try await context.withinDeadline {
+            var target = Target(url: root, embedded: nil, trustRoot: root, includePath: nil)
+            var path: [String] = []
+            for (index, hop) in hops.enumerated() {
+                let resource = try await target.resource(context)
+                path.append(hop.rel.rawValue)
+                target = try Self.step(from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
+                                       context: context)
+            }
+            return try await body(context, target)
+        }
+    }
+
+    private static func step(
+        from resource: HALResource, hop: Hop, number: Int, path: String, context: TraversalContext
+    ) throws(HalleyError) -> Target {
+        let trust = resource.baseURL ?? URL(fileURLWithPath: "/")
+        let link = hop.linkName.map { resource.links.link(for: hop.rel, named: $0) } ?? resource.links.link(for: hop.rel)
+        let embedded = hop.linkName == nil ? resource.embedded.resource(for: hop.rel) : nil
+        if let embedded, context.preference == .embedded || link == nil {
+            context.emit(.embeddedUsed(includePath: path, rel: hop.rel, count: 1))
+            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
+        }
+        guard let link else {
+            if let problem = resource.links.problems(for: hop.rel).first {
+                throw HalleyError(code: .malformedLink, includePath: path, url: resource.baseURL,
+                                  message: "hop \(number) (\(hop.rel)): \(problem.message) at \(problem.path)",
+                                  underlying: problem)
+            }
+            let available = (resource.links.rels + resource.embedded.rels).map(\.rawValue)
+            throw HalleyError(
+                code: .missingRelation, includePath: path, url: resource.baseURL,
+                message: "hop \(number) (\(hop.rel)\(hop.linkName.map { "@\($0)" } ?? "")) is not in the resource; "
+                    + "available rels: " + (available.isEmpty ? "none" : available.joined(separator: ", ")))
+        }
+        let variables = hop.variables.isEmpty ? context.variables : context.variables.merging(hop.variables) { $1 }
+        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: variables, includePath: path)
+        if let deprecation = link.deprecation {
+            context.emit(.deprecatedLinkFollowed(includePath: path, url: url, deprecation: deprecation))
+        }
+        return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
+    }
+}
+
+extension ResourceManager {
+    /// Starts a follow chain at an entry point (a URL or a URL template).
+    ///
+    /// ```swift
+    /// let api = manager.entry("https://api.example.com/")
+    /// let contact = try await api.follow("ex:contact", ["id": "7"]).get(Contact.self, includes: ["website"])
+    /// ```
+    public func entry(_ entry: String, options: TraversalOptions = TraversalOptions()) -> FollowChain {
+        FollowChain(manager: self, entry: entry, hops: [], options: options)
+    }
+
+    /// Starts a follow chain at a URL.
+    public func entry(_ url: URL, options: TraversalOptions = TraversalOptions()) -> FollowChain {
+        entry(url.absoluteString, options: options)
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+
+/// The items of a paginated collection as an `AsyncSequence`, page after page through
+/// `next` links, with the include list applied to every page's items.
+///
+/// ```swift
+/// for try await contact in manager.items(Contact.self, from: "https://api.example.com/contacts{?page,size}",
+///                                        variables: ["size": 20], includes: ["website"]) {
+///     print(contact.name)
+/// }
+/// let firstTen = try await Array(manager.items(Contact.self, from: url).prefix(10))
+/// let tenth = try await manager.items(Contact.self, from: url).item(at: 9)
+/// ```
+///
+/// Pages are fetched only when the consumer reaches them, so `prefix(_:)`, `first(where:)`
+/// and `break` stop the requests too (opt into ``prefetching()`` to fetch one page ahead).
+/// A `next` link back to a page already seen ends the sequence with
+/// ``HalleyError/Code/paginationCycle``; more than ``maxPages`` pages is
+/// ``HalleyError/Code/limitExceeded``.
+public struct PagedItems<Item: Decodable>: AsyncSequence {
+    /// Where enumeration starts.
+    enum Start: Sendable {
+        case url(URL)
+        case template(String)
+    }
+
+    let manager: ResourceManager
+    let start: Start
+    let includes: [Include]
+    let decoder: JSONDecoder
+    let options: TraversalOptions
+    var variables: [String: TemplateValue] = [:]
+    var itemLimit: Int?
+    var pageLimit: Int?
+    var stopCondition: (@Sendable (PageInfo) -> Bool)?
+    var prefetch = false
+
+    /// The variable of a templated start URL that numbers pages (Spring: `page`).
+    public var pageVariable = "page"
+    /// The variable of a templated start URL that sizes pages (Spring: `size`).
+    public var sizeVariable = "size"
+    /// The number of the first page (Spring counts from 0).
+    public var firstPageNumber = 0
+    /// Where a page's metadata lives (`page`).
+    public var pageMetadataKey = "page"
+    /// A guard against endless APIs: more pages than this is an error.
+    public var maxPages = 10_000
+
+    init(manager: ResourceManager, start: Start, includes: [Include], decoder: JSONDecoder, options: TraversalOptions) {
+        self.manager = manager
+        self.start = start
+        self.includes = includes
+        self.decoder = decoder
+        self.options = options
+    }
+
+    /// What a stop predicate sees of each page.
+    public struct PageInfo: Sendable {
+        /// Zero-based position of the page in this enumeration.
+        public let index: Int
+        /// The page's URL.
+        public let url: URL
+        /// The number of items on it.
+        public let itemCount: Int
+        /// Its Spring-style metadata, when present.
+        public let metadata: PageMetadata?
+        /// Its links.
+        public let links: Links
+    }
+
+    // MARK: Limits
+
+    /// Stops after `count` items.
+    public func limited(toItems count: Int) -> PagedItems {
+        var copy = self
+        copy.itemLimit = Swift.max(0, count)
+        return copy
+    }
+
+    /// Stops after `count` pages.
+    public func limited(toPages count: Int) -> PagedItems {
+        var copy = self
+        copy.pageLimit = Swift.max(0, count)
+        return copy
+    }
+
+    /// Stops after the first page for which `condition` is true (its items are still
+    /// delivered).
+    public func stop(when condition: @escaping @Sendable (PageInfo) -> Bool) -> PagedItems {
+        var copy = self
+        copy.stopCondition = condition
+        return copy
+    }
+
+    /// Fetches the next page while the consumer works through the current one. This may
+    /// request one page that is never read, if the consumer stops.
+    public func prefetching() -> PagedItems {
+        var copy = self
+        copy.prefetch = true
+        return copy
+    }
+
+    // MARK: AsyncSequence
+
+    /// Creates the iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(sequence: self)
+    }
+
+    /// Walks the pages; not shared between tasks.
+    public struct Iterator: AsyncIteratorProtocol {
+        let sequence: PagedItems
+        private var buffer: [Item] = []
+        private var bufferIndex = 0
+        private var nextURL: URL?
+        private var started = false
+        private var finished = false
+        private var delivered = 0
+        private var pages = 0
+        private var seen: Set<String> = []
+        private var pending: Task<RawItemsPage, any Error>?
+
+        init(sequence: PagedItems) {
+            self.sequence = sequence
+        }
+
+        /// The next item, fetching the next page when the current one is used up.
+        public mutating func next() async throws -> Item? {
+            while true {
+                if let limit = sequence.itemLimit, delivered >= limit { return finish() }
+                if bufferIndex < buffer.count {
+                    defer { bufferIndex += 1 }
+                    delivered += 1
+                    return buffer[bufferIndex]
+                }
+                if finished { return nil }
+                if let limit = sequence.pageLimit, pages >= limit { return finish() }
+                let url: URL
+                if !started {
+                    started = true
+                    url = try sequence.pageURL(number: nil)
+                } else if let next = nextURL {
+                    url = next
+                } else {
+                    return finish()
+                }
+                guard seen.insert(url.absoluteString).inserted else {
+                    finished = true
+                    throw HalleyError(code: .paginationCycle, url: url,
+                                      message: "the next link points back to a page already read: \(url.absoluteString)")
+                }
+                guard pages < sequence.maxPages else {
+                    finished = true
+                    throw HalleyError(code: .limitExceeded, url: url, message: "more than \(sequence.maxPages) pages")
+                }
+                let page = try await load(url)
+                pages += 1
+                buffer = page.items
+                bufferIndex = 0
+                nextURL = page.next
+                let info = PageInfo(index: pages - 1, url: page.url, itemCount: page.items.count,
+                                    metadata: page.metadata, links: page.links)
+                if let stop = sequence.stopCondition, stop(info) { nextURL = nil }
+                if sequence.prefetch, let next = nextURL, !seen.contains(next.absoluteString),
+                    sequence.pageLimit.map({ pages < $0 }) ?? true
+                {
+                    let loader = sequence.loader
+                    pending = Task { try await loader.load(next) }
+                }
+            }
+        }
+
+        private mutating func load(_ url: URL) async throws -> LoadedPage {
+            if let pending, let raw = try? await pending.value, raw.requestedURL == url {
+                self.pending = nil
+                return try sequence.decoded(raw)
+            }
+            pending?.cancel()
+            pending = nil
+            return try await sequence.loadPage(url)
+        }
+
+        private mutating func finish() -> Item? {
+            finished = true
+            pending?.cancel()
+            pending = nil
+            return nil
+        }
+    }
+
+    /// Every item (within the limits), in order.
+    public func collect() async throws -> [Item] {
+        var items: [Item] = []
+        for try await item in self { items.append(item) }
+        return items
+    }
+
+    // MARK: Random access
+
+    /// The item at `index` (from 0), or `nil` past the end.
+    ///
+    /// With page-size metadata, or a templated start URL with a page variable, only the page
+    /// holding the item is fetched (after the first page, unless the size variable is given);
+    /// otherwise `next` links are walked.
+    public func item(at index: Int) async throws -> Item? {
+        try await items(in: index..<(index + 1)).first
+    }
+
+    /// The items in `range`, fetching only the pages that cover them when the page size is
+    /// known and pages are addressable; fewer items when the collection ends first.
+    public func items(in range: Range<Int>) async throws -> [Item] {
+        guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
+        var size: Int? = knownPageSize
+        var first: LoadedPage?
+        if size == nil || !isAddressable(first: nil) {
+            let page = try await loadPage(try pageURL(number: nil))
+            first = page
+            size = page.metadata?.size ?? (page.next == nil ? nil : page.items.count)
+        }
+        if let total = first?.metadata?.totalElements, range.lowerBound >= total { return [] }
+        if let size, size > 0, isAddressable(first: first) {
+            var result: [Item] = []
+            for number in (range.lowerBound / size)...((range.upperBound - 1) / size) {
+                let page: LoadedPage
+                if number == 0, let first {
+                    page = first
+                } else {
+                    page = try await loadPage(try addressedURL(number: number, first: first))
+                }
+                for (offset, item) in page.items.enumerated() where range.contains(number * size + offset) {
+                    result.append(item)
+                }
+                if page.items.count < size { break }
+            }
+            return result
+        }
+        // Walk `next` from the first page.
+        var result: [Item] = []
+        var position = 0
+        var page = first
+        var url: URL? = nil
+        var visited: Set<String> = []
+        while true {
+            let current: LoadedPage
+            if let page {
+                current = page
+            } else if let url {
+                guard visited.count < maxPages else {
+                    throw HalleyError(code: .limitExceeded, url: url, message: "more than \(maxPages) pages")
+                }
+                current = try await loadPage(url)
+            } else {
+                return result
+            }
+            guard visited.insert(current.requestedURL.absoluteString).inserted || page != nil else {
+                throw HalleyError(code: .paginationCycle, url: current.requestedURL,
+                                  message: "the next link points back to a page already read: \(current.requestedURL.absoluteString)")
+            }
+            for item in current.items {
+                if range.contains(position) { result.append(item) }
+                position += 1
+            }
+            if position >= range.upperBound { return result }
+            page = nil
+            url = current.next
+            if let next = url, visited.contains(next.absoluteString) {
+                throw HalleyError(code: .paginationCycle, url: next,
+                                  message: "the next link points back to a page already read: \(next.absoluteString)")
+            }
+        }
+    }
+
+    // MARK: Pages
+
+    /// A page with its items decoded.
+    struct LoadedPage {
+        let requestedURL: URL
+        let url: URL
+        let items: [Item]
+        let metadata: PageMetadata?
+        let links: Links
+        let next: URL?
+    }
+
+    /// A page size known without fetching: the size variable of a templated start.
+    private var knownPageSize: Int? {
+        guard case .template(let template) = start, (try? URITemplate(template))?.variableNames.contains(sizeVariable) == true,
+            case .string(let text)? = (options.variables.merging(variables) { $1 })[sizeVariable]
+        else { return nil }
+        return Int(text)
+    }
+
+    /// Whether page `n` can be addressed directly: a templated start with the page variable,
+    /// or Spring metadata with a `page` query item on the first page's links.
+    private func isAddressable(first: LoadedPage?) -> Bool {
+        if case .template(let template) = start,
+            (try? URITemplate(template))?.variableNames.contains(pageVariable) == true
+        {
+            return true
+        }
+        guard let first, first.metadata != nil else { return false }
+        return first.links.link(for: .first).map { queryItem(pageVariable, of: $0.href) != nil } ?? false
+            || first.next.map { queryItem(pageVariable, of: $0.absoluteString) != nil } ?? false
+    }
+
+    private func addressedURL(number: Int, first: LoadedPage?) throws -> URL {
+        if case .template = start { return try pageURL(number: number) }
+        guard let first else { return try pageURL(number: number) }
+        let model = first.links.link(for: .first).flatMap { URL(string: $0.href, relativeTo: first.url)?.absoluteURL }
+            ?? first.next ?? first.url
+        guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else { return model }
+        // Replace the number where the server put it, so the URL keeps the server's own shape.
+        let value = String(number + firstPageNumber)
+        var items = components.queryItems ?? []
+        if let position = items.firstIndex(where: { $0.name == pageVariable }) {
+            items[position].value = value
+        } else {
+            items.append(URLQueryItem(name: pageVariable, value: value))
+        }
+        components.queryItems = items
+        return components.url ?? model
+    }
+
+    private func queryItem(_ name: String, of href: String) -> String? {
+        URLComponents(string: href)?.queryItems?.first { $0.name == name }?.value
+    }
+
+    /// The start URL; for a templated start, expanded with `number` as the page variable
+    /// (`nil`: the caller's own value, if any).
+    func pageURL(number: Int?) throws -> URL {
+        switch start {
+        case .url(let url):
+            return url
+        case .template(let template):
+            var options = self.options
+            options.variables.merge(variables) { $1 }
+            if let number { options.variables[pageVariable] = .string(String(number + firstPageNumber)) }
+            return try manager.rootURL(template, variables: manager.callVariables(options))
+        }
+    }
+
+    var loader: PageLoader {
+        var options = self.options
+        options.variables.merge(variables) { $1 }
+        return PageLoader(manager: manager, includes: includes, options: options, pageMetadataKey: pageMetadataKey)
+    }
+
+    func decoded(_ raw: RawItemsPage) throws(HalleyError) -> LoadedPage {
+        let items = try manager.decode([Item].self, from: .array(raw.items), decoder: decoder, plan: raw.plan,
+                                       url: raw.url)
+        return LoadedPage(requestedURL: raw.requestedURL, url: raw.url, items: items, metadata: raw.metadata,
+                          links: raw.links, next: raw.next)
+    }
+
+    func loadPage(_ url: URL) async throws -> LoadedPage {
+        try decoded(try await loader.load(url))
+    }
+}
+
+extension ResourceManager {
+    /// Enumerates a paginated collection's items, page by page, with `includes` applied to
+    /// every item.
+    ///
+    /// - Parameters:
+    ///   - type: The item model.
+    ///   - start: The first page's URL, or a URL template (e.g. `…/contacts{?page,size}`;
+    ///     a template with a page variable makes pages addressable for random access).
+    ///   - variables: Variables for the template (and every templated link followed).
+    ///   - includes: Relationships merged into each item.
+    public func items<Item: Decodable>(
+        _ type: Item.Type, from start: String, variables: [String: TemplateValue] = [:], includes: [Include] = [],
+        decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+    ) -> PagedItems<Item> {
+        var sequence = PagedItems<Item>(manager: self, start: .template(start), includes: includes, decoder: decoder,
+                                        options: options)
+        sequence.variables = variables
+        return sequence
+    }
+
+    /// Enumerates a paginated collection's items starting at `url`.
+    public func items<Item: Decodable>(
+        _ type: Item.Type, from url: URL, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder(),
+        options: TraversalOptions = TraversalOptions()
+    ) -> PagedItems<Item> {
+        PagedItems(manager: self, start: .url(url), includes: includes, decoder: decoder, options: options)
+    }
+}
+
+/// A page as fetched: items still JSON, so a prefetching task carries nothing of `Item`.
+struct RawItemsPage: Sendable {
+    let requestedURL: URL
+    let url: URL
+    let items: [JSONValue]
+    let plan: IncludePlan
+    let metadata: PageMetadata?
+    let links: Links
+    let next: URL?
+}
+
+/// Everything needed to fetch a page, without `Item`.
+struct PageLoader: Sendable {
+    let manager: ResourceManager
+    let includes: [Include]
+    let options: TraversalOptions
+    let pageMetadataKey: String
+
+    func load(_ url: URL) async throws -> RawItemsPage {
+        let plan = try manager.plan(includes)
+        let variables = manager.callVariables(options)
+        let collection = try await manager.collection(url, plan: plan, options: options, variables: variables)
+        let next = try collection.links.link(for: .next).map { link throws(HalleyError) in
+            try LinkTarget.url(of: link, base: collection.url, variables: variables)
+        }
+        return RawItemsPage(requestedURL: url, url: collection.url, items: collection.items, plan: plan,
+                       metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
+                       links: collection.links, next: next)
+    }
+}
