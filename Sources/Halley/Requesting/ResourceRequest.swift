@@ -19,6 +19,11 @@ public struct ResourceRequest: Sendable, Hashable {
     /// How long one attempt may take before it fails with a timeout; `nil` for the
     /// requester's default.
     public var timeout: Duration?
+    /// Lowercased names of the headers that carry credentials. A requester that follows
+    /// redirects itself must drop them when a redirect leaves ``trustedOrigins``.
+    public var credentialHeaders: Set<String> = []
+    /// Origins that may receive ``credentialHeaders``; empty means only the request URL's.
+    public var trustedOrigins: Set<Origin> = []
 
     /// Creates a request.
     public init(

@@ -7,16 +7,19 @@ import Foundation
 /// The default requester: `URLSession`, on Linux through FoundationNetworking.
 ///
 /// Redirects are followed; the response's ``ResourceResponse/url`` is where the body
-/// finally came from. A redirect to another origin drops credential-bearing headers
-/// (`Authorization`, `Cookie`, `Proxy-Authorization` and any you add), so a server cannot
-/// bounce your token to a host you never trusted. Cancelling the calling task cancels the
-/// `URLSessionTask`.
+/// finally came from. A redirect to an origin outside the request's
+/// ``ResourceRequest/trustedOrigins`` drops credential-bearing headers (`Authorization`,
+/// `Cookie`, `Proxy-Authorization`, the request's ``ResourceRequest/credentialHeaders`` and
+/// any you add here), so a server cannot bounce your token to a host you never trusted;
+/// URLSession on Linux would otherwise forward them. Cancelling the calling task cancels
+/// the `URLSessionTask`.
 ///
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester())
 /// ```
 public struct URLSessionRequester: RequesterInterface {
     private let session: URLSession
+    private let policy: RedirectPolicy
 
     /// Header names never forwarded across origins on redirect.
     public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -31,8 +34,8 @@ public struct URLSessionRequester: RequesterInterface {
         configuration: URLSessionConfiguration = .ephemeral,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
     ) {
-        let delegate = RedirectPolicy(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        policy = RedirectPolicy(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
+        session = URLSession(configuration: configuration, delegate: policy, delegateQueue: nil)
     }
 
     /// Sends the request through the session.
@@ -48,9 +51,17 @@ public struct URLSessionRequester: RequesterInterface {
         }
         let running = LockedValue<URLSessionDataTask?>(nil)
         let session = self.session
+        let policy = self.policy
+        let rules = RedirectPolicy.Rules(
+            credentialHeaders: Set(request.credentialHeaders.map { $0.lowercased() }),
+            trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins)
         let (data, response): (Data, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // The task's identifier is only known once it exists; the completion handler
+                // reads it through this box to forget the task's redirect rules.
+                let identifier = LockedValue<Int?>(nil)
                 let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let id = identifier.get() { policy.forget(id) }
                     if let error {
                         let cancelled = (error as? URLError)?.code == .cancelled
                         continuation.resume(throwing: cancelled ? CancellationError() : error)
@@ -61,6 +72,8 @@ public struct URLSessionRequester: RequesterInterface {
                     }
                 }
                 running.set(task)
+                identifier.set(task.taskIdentifier)
+                policy.remember(rules, for: task.taskIdentifier)
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }
@@ -79,29 +92,43 @@ public struct URLSessionRequester: RequesterInterface {
     }
 }
 
-/// Strips credential headers from redirects that leave the original request's origin.
+/// Strips credential headers from redirects that leave the trusted origins.
 ///
-/// Holds only immutable state, so it is `Sendable` without locks.
+/// Per-task rules live in a lock-guarded table; everything else is immutable, so the
+/// delegate is `Sendable`.
 private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
+    struct Rules: Sendable {
+        let credentialHeaders: Set<String>
+        let trustedOrigins: Set<Origin>
+    }
+
     let credentialHeaders: Set<String>
+    private let rules = LockedValue<[Int: Rules]>([:])
 
     init(credentialHeaders: Set<String>) {
         self.credentialHeaders = credentialHeaders
+    }
+
+    func remember(_ taskRules: Rules, for task: Int) {
+        rules.withLock { $0[task] = taskRules }
+    }
+
+    func forget(_ task: Int) {
+        rules.withLock { $0[task] = nil }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let from = task.originalRequest?.url.map(Origin.init)
-        let to = request.url.map(Origin.init)
-        guard from != to else { return completionHandler(request) }
+        let taskRules = rules.get()[task.taskIdentifier]
+        let trusted = taskRules?.trustedOrigins ?? Set(task.originalRequest?.url.map { [Origin($0)] } ?? [])
+        guard let target = request.url, !trusted.contains(Origin(target)) else { return completionHandler(request) }
+        let names = credentialHeaders.union(taskRules?.credentialHeaders ?? [])
         var stripped = request
-        for (name, _) in request.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
+        for (name, _) in request.allHTTPHeaderFields ?? [:] where names.contains(name.lowercased()) {
             stripped.setValue(nil, forHTTPHeaderField: name)
         }
-        // Headers of the original request may be re-added by the loading system; clear them too.
-        for name in credentialHeaders { stripped.setValue(nil, forHTTPHeaderField: name) }
         completionHandler(stripped)
     }
 }

@@ -180,6 +180,8 @@ final class TraversalContext: Sendable {
     /// ones only for trusted origins), the body, then the configurators.
     func makeRequest(_ url: URL, method: HTTPMethod, body: RequestBody, includePath: String?) async throws -> ResourceRequest {
         var request = ResourceRequest(url: url, method: method, includePath: includePath, timeout: timeout)
+        request.credentialHeaders = credentialHeaders
+        request.trustedOrigins = trustedOrigins
         request.headers["Accept"] = Self.accept
         var fields = headers
         if let headerProvider {

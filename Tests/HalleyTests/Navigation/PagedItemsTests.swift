@@ -155,8 +155,10 @@ import Testing
         let requester = await fivePages(latency: .milliseconds(20))
         var iterator = items(requester).prefetching().makeAsyncIterator()
         _ = try await iterator.next()  // page 0 arrives; page 1 starts in the background
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(await pagesRequested(requester) == [0, 1])
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while await pagesRequested(requester).count < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(await pagesRequested(requester) == [0, 1], "page 1 was requested before the consumer asked for it")
         var rest: [Int] = []
         while let item = try await iterator.next() { rest.append(item.n) }
         #expect(rest == Array(1..<10))
@@ -171,10 +173,11 @@ import Testing
             for try await _ in sequence { count += 1 }
             return count
         }
-        try await Task.sleep(for: .milliseconds(450))  // page 0 read, page 1 in flight
-        task.cancel()
+        // Cancel once page 1 is in flight, however slow the machine is.
+        while await pagesRequested(requester).count < 2 { try await Task.sleep(for: .milliseconds(5)) }
         let clock = ContinuousClock()
         let start = clock.now
+        task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(clock.now - start < .seconds(2))
         #expect(await pagesRequested(requester) == [0, 1])

@@ -46,42 +46,55 @@ import Testing
         }
     }
 
-    @Test func aDepthThreeTreeTakesAboutFourRoundTrips() async throws {
-        let latency = Duration.milliseconds(30)
-        let requester = InMemoryRequester(latency: latency)
-        let count = await Graph.tree(depth: 3, fanOut: 3, into: requester)
-        #expect(count == 40)
+    @Test func aDepthThreeTreeTakesFourRoundTrips() async throws {
+        let gate = GatedRequester()
+        func add(_ path: String, level: Int) async {
+            let children = level < 3 ? (0..<3).map { "\(path)-\($0)" } : []
+            await gate.register(base + path, json: Graph.resource(path, links: ["children": .array(children.map { Graph.link($0) })],
+                                                                     ["level": .int(level)]))
+            for child in children { await add(child, level: level + 1) }
+        }
+        await add("/n", level: 0)
         var options = TraversalOptions()
         options.maxConcurrency = 64
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result = try await ResourceManager(requester: requester)
-            .resource(from: Graph.url("/n"), includes: ["[children].[children].[children]"], options: options)
-        let elapsed = clock.now - start
+        let call = Task {
+            try await ResourceManager(requester: gate)
+                .resource(from: Graph.url("/n"), includes: ["[children].[children].[children]"], options: options)
+        }
+        // Each round trip releases everything in flight; the next level must then be in flight
+        // all at once. A one-at-a-time engine never parks a whole level.
+        for (round, width) in [1, 3, 9, 27].enumerated() {
+            let waiting = try await gate.waitForParked(width)
+            #expect(waiting.count == width, "round \(round + 1)")
+            await gate.release()
+        }
+        let result = try await call.value
         #expect(result["children"]?[2]?["children"]?[1]?["children"]?[0]?["level"] == 3)
-        #expect(await requester.requestCount == 40)
-        // Four round trips are 120 ms; a sequential walk would be 1.2 s. Asserted loosely:
-        // the exact ratio belongs to the benchmark.
-        #expect(elapsed < latency * 12)
+        #expect(await gate.arrivals.count == 40)
     }
 
     @Test func childrenStartAsSoonAsTheirParentArrivesNotWhenTheLevelDoes() async throws {
-        let requester = InMemoryRequester()
-        await requester.register(
-            base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
-        await requester.register(base + "/slow", json: Graph.resource("/slow", links: ["kids": []]), latency: .milliseconds(400))
-        await requester.register(base + "/fast", json: Graph.resource("/fast", links: ["kids": [Graph.link("/fast/child")]]),
-                                 latency: .milliseconds(10))
-        await requester.register(base + "/fast/child", json: ["leaf": true], latency: .milliseconds(10))
-        let log = EventLog()
-        var options = TraversalOptions()
-        options.observer = log.observer
-        _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/root"), includes: ["[kids].[kids]"], options: options)
-        let records = log.finished
-        let slow = try #require(records.first { $0.url.path == "/slow" })
-        let child = try #require(records.first { $0.url.path == "/fast/child" })
-        #expect(child.start < slow.start + (slow.duration ?? .zero), "the fast branch's child ran while /slow was pending")
-        #expect(child.includePath == "[kids].[kids]")
+        let gate = GatedRequester()
+        await gate.register(base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
+        await gate.register(base + "/slow", json: Graph.resource("/slow", links: ["kids": [Graph.link("/slow/child")]]))
+        await gate.register(base + "/fast", json: Graph.resource("/fast", links: ["kids": [Graph.link("/fast/child")]]))
+        await gate.register(base + "/slow/child", json: ["leaf": "slow"])
+        await gate.register(base + "/fast/child", json: ["leaf": "fast"])
+        let call = Task {
+            try await ResourceManager(requester: gate).resource(from: Graph.url("/root"), includes: ["[kids].[kids]"])
+        }
+        _ = try await gate.waitForParked(1)
+        await gate.release()
+        _ = try await gate.waitForParked(2)
+        await gate.release { $0.hasSuffix("/fast") }
+        // /slow is still pending, yet the fast branch's child is already requested.
+        let waiting = try await gate.waitForParked(2)
+        #expect(Set(waiting) == [base + "/slow", base + "/fast/child"])
+        await gate.release()
+        _ = try await gate.waitForParked(1)
+        await gate.release()
+        let result = try await call.value
+        #expect(result["kids"]?.arrayValue?.map { $0["kids"]?[0]?["leaf"] } == ["slow", "fast"])
     }
 
     @Test func cancellingTheCallerCancelsInFlightRequestsPromptly() async throws {
@@ -93,10 +106,13 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         let task = Task { try await manager.resource(from: Graph.url("/a"), includes: ["[items]"]) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancel once both item requests are in flight, however slow the machine is.
+        while await requester.requestCount < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        let cancelledAt = clock.now
         task.cancel()
         let outcome = await task.result
-        #expect(clock.now - start < .seconds(3))
+        #expect(clock.now - cancelledAt < .seconds(3))
+        #expect(clock.now - start < .seconds(9), "the 10 s responses were not waited for")
         #expect(throws: CancellationError.self) { try outcome.get() }
         #expect(await requester.requestCount == 3)
     }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+/// A requester that parks every request until the test releases it, so round trips and
+/// ordering are observed as steps, not as timings that a loaded machine can distort.
+actor GatedRequester: RequesterInterface {
+    private var documents: [String: Data] = [:]
+    private var parked: [(url: String, continuation: CheckedContinuation<ResourceResponse, any Error>)] = []
+    /// Every URL requested, in arrival order.
+    private(set) var arrivals: [String] = []
+
+    func register(_ url: String, json: JSONValue) {
+        documents[url] = json.serialized()
+    }
+
+    func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        let url = request.url.absoluteString
+        arrivals.append(url)
+        return try await withCheckedThrowingContinuation { parked.append((url, $0)) }
+    }
+
+    /// The URLs waiting for a release.
+    var waiting: [String] { parked.map(\.url) }
+
+    /// Waits until at least `count` requests are parked; fails after `limit`.
+    func waitForParked(_ count: Int, limit: Duration = .seconds(20)) async throws -> [String] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while parked.count < count {
+            guard clock.now < deadline else {
+                throw GateTimeout(description: "expected \(count) parked requests, have \(parked.map(\.url))")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return waiting
+    }
+
+    /// Answers the parked requests whose URL satisfies `predicate`.
+    func release(where predicate: (String) -> Bool = { _ in true }) {
+        var kept: [(url: String, continuation: CheckedContinuation<ResourceResponse, any Error>)] = []
+        for entry in parked {
+            guard predicate(entry.url) else {
+                kept.append(entry)
+                continue
+            }
+            let body = documents[entry.url]
+            let url = URL(string: entry.url) ?? Graph.url("/")
+            entry.continuation.resume(returning: ResourceResponse(status: body == nil ? 404 : 200, url: url, body: body ?? Data()))
+        }
+        parked = kept
+    }
+
+    struct GateTimeout: Error, CustomStringConvertible { let description: String }
+}
