@@ -1,0 +1,29 @@
+import Foundation
+
+/// Runs one invocation of the tool: parse, dispatch, and turn every error into one
+/// `halley: ` line and an exit status. Nothing escapes as a crash.
+enum CommandLineTool {
+    /// Runs the tool with the arguments after the program name.
+    static func run(_ arguments: [String], console: Console = .shared) async -> ExitCode {
+        do {
+            switch try Invocation.parse(arguments) {
+            case .help(let command):
+                console.out(HelpText.text(for: command) + "\n")
+                return .success
+            case .version:
+                console.out("halley \(HelpText.version)\n")
+                return .success
+            case .get(let get):
+                return try await GetCommand(arguments: get).run(console: console)
+            case .links(let links):
+                return try await LinksCommand(arguments: links).run(console: console)
+            case .expand(let expand):
+                return try ExpandCommand(arguments: expand).run(console: console)
+            }
+        } catch {
+            let (code, message) = ErrorReport.describe(error)
+            console.error(message)
+            return code
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Halley
+
+/// The process exit statuses scripts rely on. Part of the tool's contract: never renumber.
+enum ExitCode: Int32 {
+    /// Everything worked (with `--allow-partial`, also when some relationships failed).
+    case success = 0
+    /// An HTTP status outside 2xx, a network failure, or a limit of the call exceeded.
+    case failure = 1
+    /// The command line is wrong: unknown command or option, missing or malformed value.
+    case usage = 2
+    /// The input is unusable: not JSON, not a HAL object, a malformed link, a bad URI
+    /// template or URL, a bad include path.
+    case invalidInput = 3
+}
+
+/// An error the tool raises itself, already carrying its exit status.
+struct ToolError: Error {
+    /// The status to exit with.
+    let exitCode: ExitCode
+    /// One line for people, without the `halley: ` prefix.
+    let message: String
+
+    /// A command-line mistake (exit 2), with a hint on where to look.
+    static func usage(_ message: String, command: String? = nil) -> ToolError {
+        let help = command.map { "halley \($0) --help" } ?? "halley --help"
+        return ToolError(exitCode: .usage, message: "\(message) (see '\(help)')")
+    }
+}
+
+/// Turns any error into the exit status and the one-line message the tool prints.
+enum ErrorReport {
+    /// The exit status for a library error code; the table `--help` documents.
+    ///
+    /// Codes are an open set, so unknown future codes count as failures (1), which is what a
+    /// script retrying on 1 should see for something unexpected.
+    static func exitCode(for code: HalleyError.Code) -> ExitCode {
+        switch code {
+        case .http, .transport, .limitExceeded:
+            return .failure
+        case .invalidDocument, .malformedLink, .invalidTemplate, .invalidURL, .unsupportedScheme, .invalidInclude,
+            .ambiguousRelation, .decoding, .missingRelation:
+            return .invalidInput
+        default:
+            return .failure
+        }
+    }
+
+    /// The exit status and message for anything a command threw.
+    static func describe(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let error as ToolError:
+            return (error.exitCode, error.message)
+        case let error as HalleyError:
+            return (exitCode(for: error.code), message(for: error))
+        case let error as URITemplateError:
+            return (.invalidInput, "invalid URI template: \(error.message)")
+        case let error as IncludePathError:
+            return (.invalidInput, "invalid include path: \(error.description)")
+        case is CancellationError:
+            return (.failure, "cancelled")
+        default:
+            return (.failure, String(describing: error))
+        }
+    }
+
+    /// `message (include path "p", URL u)`, leaving out what the message already names
+    /// (HTTP errors name the URL, include path errors the path), so the line stays short.
+    static func message(for error: HalleyError) -> String {
+        var context: [String] = []
+        if let path = error.includePath, !error.message.contains("include path \"\(path)\"") {
+            context.append("include path \"\(path)\"")
+        }
+        if let url = error.url, !error.message.contains(url.absoluteString) {
+            context.append("URL \(url.absoluteString)")
+        }
+        return context.isEmpty ? error.message : "\(error.message) (\(context.joined(separator: ", ")))"
+    }
+}

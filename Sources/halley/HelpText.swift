@@ -1,0 +1,160 @@
+/// The version and the help texts. The help is part of the contract: it documents the
+/// exit statuses, the trace format and the links table that scripts parse.
+enum HelpText {
+    /// The tool's version, printed by `halley --version`.
+    static let version = "0.1.0"
+
+    /// The help for `command`, or the overview when `nil`.
+    static func text(for command: String?) -> String {
+        switch command {
+        case "get": return get
+        case "links": return links
+        case "expand": return expand
+        default: return overview
+        }
+    }
+
+    /// `halley --help`: the commands, an example, the exit statuses.
+    static let overview = """
+        halley \(version): a HAL (application/hal+json) client.
+
+        USAGE
+          halley get <url-or-template> [options]   fetch a resource and its relationships, print JSON
+          halley links <url> [options]             print a resource's links as a table
+          halley expand TEMPLATE [--var N=V]...    expand an RFC 6570 URI template
+          halley help [COMMAND] | --help | --version
+
+        Run 'halley COMMAND --help' for a command's options.
+
+        EXAMPLE
+          halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
+              --include "[contacts].website"
+
+        \(exitStatus)
+        """
+
+    /// The exit status table, shared by every help text.
+    static let exitStatus = """
+        EXIT STATUS
+          0  success (with --allow-partial, also when some relationships were left out)
+          1  HTTP or network failure, including a failed relationship without --allow-partial
+          2  usage error: unknown command or option, missing or malformed value
+          3  invalid input: not JSON, not a HAL object, bad link, bad URI template or URL,
+             unsupported scheme, bad include path
+
+          Library error (HalleyError.code)                           exit
+          http, transport, limitExceeded                              1
+          invalidDocument, malformedLink, invalidTemplate, invalidURL,
+          unsupportedScheme, invalidInclude, ambiguousRelation,
+          decoding, missingRelation                                   3
+          any other code                                              1
+
+        Errors are one line on stderr starting with "halley: ".
+        """
+
+    /// `halley get --help`, with the stderr line formats and the trace format.
+    static let get = """
+        USAGE
+          halley get <url-or-template> [--include PATH]... [--var NAME=VALUE]...
+                     [--header "Name: Value"]... [--max-concurrency N] [--allow-partial]
+                     [--prefer-links] [--allow-origin ORIGIN]... [--compact] [--trace]
+                     [--fixtures DIR]
+
+        Fetches the resource, follows every --include (using _embedded when present), and
+        prints the merged document on stdout: pretty-printed with sorted keys, or one line
+        with --compact. A root holding '{' is a URI template expanded with the --var values.
+
+        OPTIONS
+          --include PATH          a relationship to fetch and merge under its rel; repeatable.
+                                  "rel" is to-one, "[rel]" to-many, "a.[b].c" nests,
+                                  "rel@name" picks the link named name, "\\"x.y\\"" quotes a
+                                  rel holding dots; e.g. "[contacts].website"
+          --var NAME=VALUE        a template variable for the root and every templated link
+                                  followed; repeatable, the last one for a NAME wins. VALUE is
+                                  one string: a,b,c is not a list
+          --header "Name: Value"  a request header; repeatable. Sent to the root URL's origin
+                                  and the --allow-origin ones only, never to other hosts the
+                                  documents link to (nor across redirects to them)
+          --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port]);
+                                  repeatable
+          --max-concurrency N     at most N requests in flight (N >= 1; default 8)
+          --allow-partial         keep what succeeded: each failed relationship is left out
+                                  and listed on stderr, and the exit status is 0 (a failed
+                                  root still fails)
+          --prefer-links          follow links even when the relation is embedded
+          --compact               print the JSON on one line (keys still sorted)
+          --trace                 print each request and a waterfall on stderr (see TRACE)
+          --fixtures DIR          answer from files instead of the network; the host is
+                                  ignored: /a/b -> DIR/a/b.json, / -> DIR/index.json,
+                                  /a/b?q=1 -> DIR/a/b@q=1.json
+          -h, --help              show this help
+
+        STDERR LINES
+          halley: warning: followed deprecated link URL (include path "P"); see DEPRECATION
+          halley: note: include path "P": a resource has no "REL" relation; left out there
+          halley: partial: include path "P", URL U: CAUSE      (--allow-partial, per failure)
+          halley: MESSAGE                                       (the error, when failing)
+
+        TRACE
+          One line per request, as it finishes:
+            trace: METHOD URL status=STATUS bytes=N start=S.SSms duration=D.DDms include=PATH
+          STATUS is the HTTP status, or "failed" when no response came (bytes=0 then);
+          start is the offset from the beginning of the call; PATH is the include path that
+          caused the request, "(root)" for the root, and runs to the end of the line.
+          Then a waterfall, one row per request in start order:
+            waterfall: N requests in T.TTms, 1 column = C.CCms
+              #1 |=====          ...          | S.SSms +D.DDms PATH URL
+          Each bar starts at the request's offset and spans its duration (at least one
+          column) on a \(TraceFormat.waterfallWidth)-column axis: overlapping bars ran in parallel.
+
+        EXAMPLES
+          halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
+              --include "[contacts].website"
+          halley get --fixtures Fixtures/api "https://api.example.com/contacts{?page}" \\
+              --var page=2 --include "[item]" --prefer-links --trace
+          halley get https://api.example.com/ --header "Authorization: Bearer $TOKEN" \\
+              --allow-origin https://cdn.example.com --include "[orders].customer"
+
+        \(exitStatus)
+        """
+
+    /// `halley links --help`, with the table's columns.
+    static let links = """
+        USAGE
+          halley links <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
+
+        Fetches one document and prints its _links as a table, a header row and then one row
+        per link in document order:
+          REL  NAME  HREF  TEMPLATED  TITLE  DEPRECATION
+        NAME is the link's HAL "name", HREF is as written (relative hrefs are not resolved),
+        TEMPLATED is "yes" or "no", and "-" marks an absent value. Columns are left-aligned
+        and separated by at least two spaces; control characters show as \\uXXXX.
+        Malformed links are skipped and listed on stderr
+          halley: warning: malformed link skipped: MESSAGE at JSON-PATH in URL
+        and the exit status stays 0.
+
+        OPTIONS
+          --var NAME=VALUE        expands a templated <url>; repeatable
+          --header "Name: Value"  a request header; repeatable
+          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+          -h, --help              show this help
+
+        \(exitStatus)
+        """
+
+    /// `halley expand --help`.
+    static let expand = """
+        USAGE
+          halley expand TEMPLATE [--var NAME=VALUE]...
+
+        Prints the RFC 6570 expansion of TEMPLATE; no network. Variables not given are
+        undefined (skipped). VALUE is one string: a,b,c is not a list.
+        An invalid template exits with 3 and names the offset of the problem.
+
+        EXAMPLE
+          halley expand "/contacts{?page,size}" --var page=2 --var size=10
+          /contacts?page=2&size=10
+
+        \(exitStatus)
+        """
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Halley
+
+/// What the command line asks for, with every value already checked.
+enum Invocation {
+    /// `--help`, `help [COMMAND]` or `COMMAND --help`: `nil` for the overview.
+    case help(command: String?)
+    /// `--version`.
+    case version
+    /// `get URL ...`.
+    case get(GetArguments)
+    /// `links URL ...`.
+    case links(LinksArguments)
+    /// `expand TEMPLATE ...`.
+    case expand(ExpandArguments)
+
+    /// The commands, for help and typo hints.
+    static let commands = ["get", "links", "expand"]
+
+    /// Options of each command. `--help` is handled before scanning, so it is not listed.
+    static let options: [String: [OptionSpec]] = [
+        "get": [
+            OptionSpec(name: "--include", kind: .repeatable),
+            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--header", kind: .repeatable),
+            OptionSpec(name: "--max-concurrency", kind: .single),
+            OptionSpec(name: "--allow-partial", kind: .flag),
+            OptionSpec(name: "--prefer-links", kind: .flag),
+            OptionSpec(name: "--allow-origin", kind: .repeatable),
+            OptionSpec(name: "--compact", kind: .flag),
+            OptionSpec(name: "--trace", kind: .flag),
+            OptionSpec(name: "--fixtures", kind: .single),
+        ],
+        "links": [
+            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--header", kind: .repeatable),
+            OptionSpec(name: "--fixtures", kind: .single),
+        ],
+        "expand": [
+            OptionSpec(name: "--var", kind: .repeatable),
+        ],
+    ]
+
+    /// Interprets the arguments after the program name.
+    ///
+    /// - Throws: ``ToolError`` with ``ExitCode/usage`` for anything malformed.
+    static func parse(_ arguments: [String]) throws(ToolError) -> Invocation {
+        guard let first = arguments.first else {
+            throw ToolError(exitCode: .usage, message: "missing command; usage: halley get|links|expand ... (see 'halley --help')")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--help", "-h":
+            return .help(command: nil)
+        case "--version":
+            guard rest.isEmpty else { throw ToolError.usage("--version takes no arguments") }
+            return .version
+        case "help":
+            guard let topic = rest.first else { return .help(command: nil) }
+            guard commands.contains(topic), rest.count == 1 else { throw unknownCommand(topic) }
+            return .help(command: topic)
+        case "get", "links", "expand":
+            // Help wins over any other mistake on the line, as users reach for it when lost.
+            let end = rest.firstIndex(of: "--") ?? rest.endIndex
+            if rest[..<end].contains(where: { $0 == "--help" || $0 == "-h" }) {
+                return .help(command: first)
+            }
+            let scanned = try ArgumentScanner(command: first, options: options[first] ?? []).scan(rest)
+            switch first {
+            case "get": return .get(try GetArguments(scanned))
+            case "links": return .links(try LinksArguments(scanned))
+            default: return .expand(try ExpandArguments(scanned))
+            }
+        default:
+            if first.hasPrefix("-") {
+                let hint = Suggestion.closest(to: first, among: ["--help", "--version"]).map { "; did you mean \($0)?" } ?? ""
+                throw ToolError.usage("unknown option \(first) before the command\(hint)")
+            }
+            throw unknownCommand(first)
+        }
+    }
+
+    private static func unknownCommand(_ name: String) -> ToolError {
+        var hint = Suggestion.closest(to: name, among: commands).map { "; did you mean '\($0)'?" } ?? ""
+        var isDirectory: ObjCBool = false
+        if hint.isEmpty, FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
+            // The interim tool took a file; show how `get` reads one (the host is ignored).
+            let file = URL(fileURLWithPath: name)
+            let directory = (name as NSString).deletingLastPathComponent
+            hint = "; to read a local document: halley get --fixtures \(directory.isEmpty ? "." : directory) "
+                + "https://local/\(file.lastPathComponent)"
+        }
+        return ToolError.usage("unknown command '\(name)'\(hint)")
+    }
+}
+
+/// The options `get` and `links` share: where to fetch from and what to send.
+struct RequestArguments {
+    /// The root URL or URI template, as given.
+    let target: String
+    /// `--var` values, for a templated root and every templated link followed.
+    let variables: [String: TemplateValue]
+    /// `--header` fields, in order.
+    let headers: HTTPHeaders
+    /// `--allow-origin` origins, trusted with the headers besides the root's origin.
+    let allowedOrigins: Set<Origin>
+    /// `--fixtures` directory, answering instead of the network.
+    let fixtures: URL?
+
+    /// Reads the shared options of `command` and its single operand.
+    init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
+        guard scanned.operands.count == 1, let target = scanned.operands.first else {
+            let problem = scanned.operands.isEmpty
+                ? "missing \(operandName)"
+                : "expected one \(operandName), got \(scanned.operands.count): \(scanned.operands.joined(separator: " "))"
+            throw ToolError.usage(problem, command: command)
+        }
+        self.target = target
+        variables = try ValueParser.variables(scanned.all("--var"), command: command)
+        headers = try ValueParser.headers(scanned.all("--header"), command: command)
+        var origins = Set<Origin>()
+        for text in scanned.all("--allow-origin") {
+            origins.insert(try ValueParser.origin(text, command: command))
+        }
+        allowedOrigins = origins
+        fixtures = try scanned.value("--fixtures").map { (path: String) throws(ToolError) -> URL in
+            try ValueParser.directory(path, command: command)
+        }
+    }
+}
+
+/// `halley get`.
+struct GetArguments {
+    /// Where to fetch from and what to send.
+    let request: RequestArguments
+    /// `--include` paths, in order (checked by the library, which reports offsets).
+    let includes: [String]
+    /// `--max-concurrency`; the library default when `nil`.
+    let maxConcurrency: Int?
+    /// `--allow-partial`: keep what succeeded, list what failed.
+    let allowPartial: Bool
+    /// `--prefer-links`: follow links even when the relation is embedded.
+    let preferLinks: Bool
+    /// `--compact`: one line of JSON.
+    let compact: Bool
+    /// `--trace`: request lines and a waterfall on stderr.
+    let trace: Bool
+
+    /// Checks `get`'s options; include paths are left to the library, which names offsets.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        request = try RequestArguments(scanned, command: "get", operandName: "URL or URI template")
+        includes = scanned.all("--include")
+        maxConcurrency = try scanned.value("--max-concurrency").map { (text: String) throws(ToolError) -> Int in
+            try ValueParser.positiveInteger(text, option: "--max-concurrency", command: "get")
+        }
+        allowPartial = scanned.has("--allow-partial")
+        preferLinks = scanned.has("--prefer-links")
+        compact = scanned.has("--compact")
+        trace = scanned.has("--trace")
+    }
+}
+
+/// `halley links`.
+struct LinksArguments {
+    /// Where to fetch from and what to send.
+    let request: RequestArguments
+
+    /// Checks `links`'s options.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        request = try RequestArguments(scanned, command: "links", operandName: "URL")
+    }
+}
+
+/// `halley expand`.
+struct ExpandArguments {
+    /// The template text.
+    let template: String
+    /// `--var` values.
+    let variables: [String: TemplateValue]
+
+    /// Checks `expand`'s template operand and variables (the template itself is checked
+    /// when it is expanded, to report the library's offset).
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        guard scanned.operands.count == 1, let template = scanned.operands.first else {
+            let problem = scanned.operands.isEmpty ? "missing TEMPLATE" : "expected one TEMPLATE, got \(scanned.operands.count)"
+            throw ToolError.usage(problem, command: "expand")
+        }
+        self.template = template
+        variables = try ValueParser.variables(scanned.all("--var"), command: "expand")
+    }
+}
+
+/// Checks and converts option values; every failure is a usage error naming the value.
+enum ValueParser {
+    /// `NAME=VALUE` pairs as string variables. A later pair for the same name wins, so a
+    /// script can override a default. No implicit lists: `ids=1,2` is the string `"1,2"`.
+    static func variables(_ pairs: [String], command: String) throws(ToolError) -> [String: TemplateValue] {
+        var variables: [String: TemplateValue] = [:]
+        for pair in pairs {
+            guard let equals = pair.firstIndex(of: "=") else {
+                throw ToolError.usage("--var \"\(pair)\" is not NAME=VALUE", command: command)
+            }
+            let name = String(pair[..<equals])
+            guard isVariableName(name) else {
+                throw ToolError.usage("--var \"\(pair)\": \"\(name)\" is not a URI template variable name "
+                                      + "(letters, digits, _, . and %XX)", command: command)
+            }
+            variables[name] = .string(String(pair[pair.index(after: equals)...]))
+        }
+        return variables
+    }
+
+    /// RFC 6570 section 2.3 `varname`, loosely: non-empty, made of `ALPHA / DIGIT / _ / . /
+    /// %`. A name outside that set could never match a template variable, so it is a typo.
+    private static func isVariableName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_.%".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// `Name: Value` header fields. A later field with the same name replaces the earlier.
+    static func headers(_ fields: [String], command: String) throws(ToolError) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for field in fields {
+            guard let colon = field.firstIndex(of: ":") else {
+                throw ToolError.usage("--header \"\(field)\" is not \"Name: Value\"", command: command)
+            }
+            let name = String(field[..<colon])
+            let value = field[field.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+            guard isToken(name) else {
+                throw ToolError.usage("--header \"\(field)\": \"\(name)\" is not a header name", command: command)
+            }
+            // CR or LF would let a value smuggle in more header fields; refuse all controls.
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+                throw ToolError.usage("--header \(name): the value holds a control character", command: command)
+            }
+            headers[name] = value
+        }
+        return headers
+    }
+
+    /// RFC 9110 section 5.6.2 `token`: the characters a header name may use.
+    private static func isToken(_ name: String) -> Bool {
+        let punctuation = "!#$%&'*+-.^_`|~".unicodeScalars
+        return !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || punctuation.contains(scalar))
+        }
+    }
+
+    /// `scheme://host[:port]`, nothing more: a path or query means the user meant a URL,
+    /// and trusting "an origin" they did not write would be surprising.
+    static func origin(_ text: String, command: String) throws(ToolError) -> Origin {
+        guard let components = URLComponents(string: text), let scheme = components.scheme, !scheme.isEmpty,
+            let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            let origin = Origin(text)
+        else {
+            throw ToolError.usage("--allow-origin \"\(text)\" is not an origin like https://api.example.com:8443",
+                                  command: command)
+        }
+        return origin
+    }
+
+    /// A decimal integer of at least 1.
+    static func positiveInteger(_ text: String, option: String, command: String) throws(ToolError) -> Int {
+        guard let value = Int(text), value >= 1 else {
+            throw ToolError.usage("\(option) \"\(text)\" is not a positive integer", command: command)
+        }
+        return value
+    }
+
+    /// An existing directory, relative to the working directory.
+    static func directory(_ path: String, command: String) throws(ToolError) -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ToolError.usage("--fixtures \"\(path)\" is not a directory", command: command)
+        }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Halley
+
+/// `halley links`: fetch one document and print its links as a table.
+struct LinksCommand {
+    /// The checked command line.
+    let arguments: LinksArguments
+
+    /// The table's columns; documented in `halley links --help`.
+    static let header = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"]
+
+    /// Fetches the document, prints the table, lists malformed links on stderr.
+    ///
+    /// - Returns: ``ExitCode/success``, also when some links are malformed (they are listed).
+    func run(console: Console) async throws -> ExitCode {
+        let session = try Session(arguments.request)
+        let resource = try await session.manager.document(at: session.rootURL, options: session.options)
+        console.out(TextTable.render(header: Self.header, rows: Self.rows(of: resource.links)))
+        for problem in resource.problems {
+            console.error("warning: malformed link skipped: \(problem.description)")
+        }
+        return .success
+    }
+
+    /// One row per link, in document order; `-` marks an absent value. Hrefs are shown as
+    /// written, since templated ones cannot be resolved without variables.
+    static func rows(of links: Links) -> [[String]] {
+        links.relations.flatMap { relation in
+            relation.links.map { link in
+                [
+                    relation.rel.rawValue, link.name ?? "-", link.href, link.templated ? "yes" : "no",
+                    link.title ?? "-", link.deprecation ?? "-",
+                ]
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Halley
+
+/// The manager, the call options and the root URL a `get` or `links` run uses, built from
+/// the command line.
+struct Session {
+    /// Sends requests through the network or the fixture files.
+    let manager: ResourceManager
+    /// Variables, headers, trusted origins, concurrency, preference and observer.
+    let options: TraversalOptions
+    /// The root, with its template expanded.
+    let rootURL: URL
+
+    /// Builds the session.
+    ///
+    /// - Parameters:
+    ///   - request: The shared request options.
+    ///   - maxConcurrency: `--max-concurrency`; the library default when `nil`.
+    ///   - preference: Embedded first (default) or links first.
+    ///   - observer: Receives the traversal's events.
+    /// - Throws: ``URITemplateError`` for a bad root template, ``ToolError`` for a root that
+    ///   is not an absolute URL (both exit 3).
+    init(
+        _ request: RequestArguments, maxConcurrency: Int? = nil,
+        preference: TraversalOptions.Preference = .embedded, observer: TraversalObserver? = nil
+    ) throws {
+        rootURL = try Session.rootURL(request.target, variables: request.variables)
+
+        var options = TraversalOptions()
+        options.variables = request.variables
+        options.headers = request.headers
+        // Every user header may carry a secret (API keys rarely travel in `Authorization`),
+        // so all of them are credential headers: sent to the root's origin and the
+        // --allow-origin ones only, never to hosts a document merely links to.
+        let headerNames = Set(request.headers.map(\.name))
+        options.credentialHeaders = headerNames
+        options.allowedOrigins = request.allowedOrigins
+        options.maxConcurrency = maxConcurrency
+        options.preference = preference
+        options.observer = observer
+        self.options = options
+
+        let requester: any RequesterInterface
+        if let directory = request.fixtures {
+            requester = FileRequester(directory: directory)
+        } else {
+            // The same names are stripped when a redirect leaves the origin.
+            let stripped = URLSessionRequester.defaultCredentialHeaders.union(headerNames.map { $0.lowercased() })
+            requester = URLSessionRequester(credentialHeaders: stripped)
+        }
+        manager = ResourceManager(requester: requester)
+    }
+
+    /// The root URL: `target` itself, or its expansion when it holds template braces.
+    ///
+    /// The library can expand a root template itself (`resource(from: String, ...)`), but
+    /// `traverse` and `document(at:)` take a URL only, so the tool expands once, the same
+    /// way for every command.
+    static func rootURL(_ target: String, variables: [String: TemplateValue]) throws -> URL {
+        var text = target
+        if target.contains("{") || target.contains("}") {
+            text = try URITemplate(target).expand(variables)
+        }
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+            throw ToolError(exitCode: .invalidInput,
+                            message: "\"\(text)\" is not an absolute URL (expected e.g. https://api.example.com/)")
+        }
+        return url
+    }
+}

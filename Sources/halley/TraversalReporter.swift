@@ -1,0 +1,74 @@
+import Foundation
+import Halley
+
+/// The observer of a `get` run: reports deprecated links and missing relations on stderr
+/// as they happen, prints a trace line per finished request with `--trace`, and keeps the
+/// finished requests for the waterfall.
+///
+/// The library calls ``observe(_:)`` from many tasks at once.
+final class TraversalReporter: @unchecked Sendable {
+    // Safety of `@unchecked Sendable`: `records` and `notedPaths` are read and written only
+    // while `lock` is held; `tracing` and `console` are immutable, and `Console` is itself
+    // thread-safe.
+
+    private let lock = NSLock()
+    private var records: [RequestRecord] = []
+    private var notedPaths: Set<String> = []
+    private let tracing: Bool
+    private let console: Console
+
+    /// Creates a reporter; `tracing` turns on the per-request lines.
+    init(tracing: Bool, console: Console) {
+        self.tracing = tracing
+        self.console = console
+    }
+
+    /// The library's observer: quick, thread-safe, prints whole lines.
+    func observe(_ event: TraversalEvent) {
+        switch event {
+        case .requestFinished(let record):
+            lock.withLock { records.append(record) }
+            if tracing { console.err(TraceFormat.line(record)) }
+        case .deprecatedLinkFollowed(let includePath, let url, let deprecation):
+            // HAL draft 5.4: clients SHOULD warn when following a deprecated link.
+            let path = includePath.map { " (include path \"\($0)\")" } ?? ""
+            console.error("warning: followed deprecated link \(url.absoluteString)\(path); see \(deprecation)")
+        case .relationMissing(let includePath, let rel):
+            // Once per include path: a to-many include would otherwise repeat it per item.
+            if noteOnce("missing", includePath) {
+                console.error("note: include path \"\(includePath)\": a resource has no \"\(rel.rawValue)\" relation; "
+                              + "left out there")
+            }
+        case .resultKeyTaken(let includePath, let key):
+            if noteOnce("taken", includePath) {
+                console.error("note: include path \"\(includePath)\": \"\(key)\" is already an attribute; "
+                              + "the relationship is under _embedded.\(key)")
+            }
+        case .fallbackUsed(let url, let error):
+            // The tool sets no fallback today; if a configuration ever does, say so, since
+            // the output then holds a substitute for what the server answered.
+            console.error("warning: used a fallback response for \(url.absoluteString): \(error.message)")
+        default:
+            // `.requestStarted`, `.embeddedUsed`, and cases later library versions add:
+            // `default` rather than `@unknown default` keeps new cases from warning, since the
+            // library is built from source and its enums are not frozen.
+            break
+        }
+    }
+
+    /// The finished requests so far, in the order they finished.
+    var finishedRequests: [RequestRecord] {
+        lock.withLock { records }
+    }
+
+    /// Prints the waterfall when tracing; call once the traversal has ended (well or not).
+    func finish() {
+        guard tracing else { return }
+        console.err(lines: TraceFormat.waterfall(finishedRequests))
+    }
+
+    /// Whether this kind of note for this include path is new (and marks it as printed).
+    private func noteOnce(_ kind: String, _ includePath: String) -> Bool {
+        lock.withLock { notedPaths.insert(kind + " " + includePath).inserted }
+    }
+}
