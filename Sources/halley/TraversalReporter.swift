@@ -33,10 +33,11 @@ final class TraversalReporter: @unchecked Sendable {
             // HAL draft 5.4: clients SHOULD warn when following a deprecated link.
             let path = includePath.map { " (include path \"\($0)\")" } ?? ""
             console.error("warning: followed deprecated link \(url.absoluteString)\(path); see \(deprecation)")
-        case .relationMissing(let includePath, let rel):
+        case .relationMissing(let includePath, let rel, let url):
             // Once per include path: a to-many include would otherwise repeat it per item.
             if noteOnce("missing", includePath) {
-                console.error("note: include path \"\(includePath)\": a resource has no \"\(rel.rawValue)\" relation; "
+                let resource = url.map { "resource \($0.absoluteString)" } ?? "a resource"
+                console.error("note: include path \"\(includePath)\": \(resource) has no \"\(rel.rawValue)\" relation; "
                               + "left out there")
             }
         case .resultKeyTaken(let includePath, let key):

@@ -141,6 +141,19 @@ public struct ResourceManager: Sendable {
         }
     }
 
+    /// Fetches one HAL document whose URL is a template, expanded with the call's variables.
+    public func document(at template: String, options: TraversalOptions = TraversalOptions()) async throws -> HALResource {
+        try await document(at: rootURL(template, variables: callVariables(options)), options: options)
+    }
+
+    /// ``traverse(_:includes:options:)-(URL,_,_)`` from a URL template, expanded with the
+    /// call's variables.
+    public func traverse(_ template: String, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
+        async throws -> TraversalResult
+    {
+        try await traverse(rootURL(template, variables: callVariables(options)), includes: includes, options: options)
+    }
+
     /// ``traverse(_:plan:options:)`` with include paths.
     public func traverse(_ url: URL, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
         async throws -> TraversalResult

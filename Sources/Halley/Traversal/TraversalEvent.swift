@@ -19,8 +19,9 @@ public enum TraversalEvent: Sendable {
     /// A link with a HAL `deprecation` property was followed (HAL draft, 5.4: clients
     /// SHOULD warn).
     case deprecatedLinkFollowed(includePath: String?, url: URL, deprecation: String)
-    /// An included relation is absent from the resource; its key is left out of the result.
-    case relationMissing(includePath: String, rel: LinkRelation)
+    /// An included relation is absent from the resource at `url`; its key is left out of the
+    /// result.
+    case relationMissing(includePath: String, rel: LinkRelation, url: URL?)
     /// A request failed and will be tried again after `delay`.
     case retrying(url: URL, attempt: Int, delay: Duration, reason: String)
     /// A fresh cached response was used; no request was sent.

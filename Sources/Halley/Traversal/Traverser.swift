@@ -89,7 +89,7 @@ struct Traverser: Sendable {
         }
         try checkProblems(of: rel, in: resource, includePath: node.path)
         guard let relation = linkRelation else {
-            context.emit(.relationMissing(includePath: node.path, rel: rel))
+            context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
             return (.missing, nil)
         }
         var links = relation.links
@@ -97,7 +97,7 @@ struct Traverser: Sendable {
 
         if !node.segment.isToMany {
             guard let link = links.first else {
-                context.emit(.relationMissing(includePath: node.path, rel: rel))
+                context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
                 return (.missing, nil)
             }
             guard links.count == 1 else {

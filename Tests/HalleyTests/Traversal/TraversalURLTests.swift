@@ -61,6 +61,9 @@ import Testing
         await #expect {
             try await ResourceManager(requester: requester).resource(from: base + "/search{?q")
         } throws: { ($0 as? HalleyError)?.code == .invalidTemplate }
+        let manager = ResourceManager(requester: requester)
+        #expect(try await manager.traverse(base + "/search{?q}", options: options).document["hits"] == 1)
+        #expect(try await manager.document(at: base + "/search{?q}", options: options).state["hits"] == 1)
     }
 
     @Test func anInvalidLinkTemplateNamesTheIncludePath() async throws {
