@@ -24,6 +24,9 @@ public struct ResourceRequest: Sendable, Hashable {
     public var credentialHeaders: Set<String> = []
     /// Origins that may receive ``credentialHeaders``; empty means only the request URL's.
     public var trustedOrigins: Set<Origin> = []
+    /// The largest body accepted. A requester that can should stop reading past it and throw
+    /// ``ResponseBodyTooLargeError``; the engine checks again either way.
+    public var maxBodyBytes: Int?
 
     /// Creates a request.
     public init(

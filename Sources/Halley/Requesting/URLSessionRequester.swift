@@ -11,15 +11,16 @@ import Foundation
 /// ``ResourceRequest/trustedOrigins`` drops credential-bearing headers (`Authorization`,
 /// `Cookie`, `Proxy-Authorization`, the request's ``ResourceRequest/credentialHeaders`` and
 /// any you add here), so a server cannot bounce your token to a host you never trusted;
-/// URLSession on Linux would otherwise forward them. Cancelling the calling task cancels
-/// the `URLSessionTask`.
+/// URLSession on Linux would otherwise forward them. The body is counted as it arrives and
+/// the transfer is cancelled past ``ResourceRequest/maxBodyBytes``, so a body that never
+/// ends cannot exhaust memory. Cancelling the calling task cancels the `URLSessionTask`.
 ///
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester())
 /// ```
 public struct URLSessionRequester: RequesterInterface {
     private let session: URLSession
-    private let policy: RedirectPolicy
+    private let delegate: SessionDelegate
 
     /// Header names never forwarded across origins on redirect.
     public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -29,51 +30,45 @@ public struct URLSessionRequester: RequesterInterface {
     /// - Parameters:
     ///   - configuration: The session configuration; `.ephemeral` by default, so nothing is
     ///     cached on disk or shared with other sessions (Halley has its own cache policy).
-    ///   - credentialHeaders: Header names removed when a redirect leaves the origin.
+    ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins,
+    ///     in addition to each request's own.
     public init(
         configuration: URLSessionConfiguration = .ephemeral,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
     ) {
-        policy = RedirectPolicy(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
-        session = URLSession(configuration: configuration, delegate: policy, delegateQueue: nil)
+        delegate = SessionDelegate(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Sends the request through the session.
     ///
-    /// - Throws: `URLError` for transport failures, `CancellationError` when cancelled.
+    /// - Throws: `URLError` for transport failures, ``ResponseBodyTooLargeError`` past the
+    ///   body limit, `CancellationError` when cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         if let timeout = request.timeout {
-            urlRequest.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            // FoundationNetworking truncates the interval to whole seconds (0.5 s times out at
+            // once), so URLSession gets at least a second, rounded up; the engine enforces the
+            // exact budget itself.
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         }
+        let transfer = SessionDelegate.Transfer(
+            rules: SessionDelegate.Rules(
+                credentialHeaders: Set(request.credentialHeaders.map { $0.lowercased() }),
+                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins),
+            maxBytes: request.maxBodyBytes, url: request.url)
         let running = LockedValue<URLSessionDataTask?>(nil)
         let session = self.session
-        let policy = self.policy
-        let rules = RedirectPolicy.Rules(
-            credentialHeaders: Set(request.credentialHeaders.map { $0.lowercased() }),
-            trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins)
+        let delegate = self.delegate
         let (data, response): (Data, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // The task's identifier is only known once it exists; the completion handler
-                // reads it through this box to forget the task's redirect rules.
-                let identifier = LockedValue<Int?>(nil)
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let id = identifier.get() { policy.forget(id) }
-                    if let error {
-                        let cancelled = (error as? URLError)?.code == .cancelled
-                        continuation.resume(throwing: cancelled ? CancellationError() : error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
+                let task = session.dataTask(with: urlRequest)
                 running.set(task)
-                identifier.set(task.taskIdentifier)
-                policy.remember(rules, for: task.taskIdentifier)
+                delegate.start(task.taskIdentifier, transfer, continuation: continuation)
                 task.resume()
                 if Task.isCancelled { task.cancel() }
             }
@@ -92,39 +87,112 @@ public struct URLSessionRequester: RequesterInterface {
     }
 }
 
-/// Strips credential headers from redirects that leave the trusted origins.
+/// A response body passed the request's ``ResourceRequest/maxBodyBytes``; the transfer was
+/// stopped while reading.
+public struct ResponseBodyTooLargeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The URL being read.
+    public let url: URL
+    /// The limit in bytes.
+    public let limit: Int
+
+    /// Creates the error.
+    public init(url: URL, limit: Int) {
+        self.url = url
+        self.limit = limit
+    }
+
+    /// `the response body of <url> is larger than <limit> bytes`.
+    public var description: String { "the response body of \(url.absoluteString) is larger than \(limit) bytes" }
+}
+
+/// Collects each task's body (counting bytes as they arrive) and strips credential headers
+/// from redirects that leave the trusted origins.
 ///
-/// Per-task rules live in a lock-guarded table; everything else is immutable, so the
+/// Per-task state lives in a lock-guarded table; everything else is immutable, so the
 /// delegate is `Sendable`.
-private final class RedirectPolicy: NSObject, URLSessionTaskDelegate, Sendable {
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     struct Rules: Sendable {
         let credentialHeaders: Set<String>
         let trustedOrigins: Set<Origin>
     }
 
+    struct Transfer: Sendable {
+        let rules: Rules
+        let maxBytes: Int?
+        let url: URL
+        var data = Data()
+        var response: URLResponse?
+        var tooLarge = false
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    }
+
     let credentialHeaders: Set<String>
-    private let rules = LockedValue<[Int: Rules]>([:])
+    private let transfers = LockedValue<[Int: Transfer]>([:])
 
     init(credentialHeaders: Set<String>) {
         self.credentialHeaders = credentialHeaders
     }
 
-    func remember(_ taskRules: Rules, for task: Int) {
-        rules.withLock { $0[task] = taskRules }
+    func start(_ task: Int, _ transfer: Transfer, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        var transfer = transfer
+        transfer.continuation = continuation
+        transfers.withLock { $0[task] = transfer }
     }
 
-    func forget(_ task: Int) {
-        rules.withLock { $0[task] = nil }
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            transfers[dataTask.taskIdentifier]?.response = response
+            guard let limit = transfers[dataTask.taskIdentifier]?.maxBytes, response.expectedContentLength > Int64(limit)
+            else { return false }
+            transfers[dataTask.taskIdentifier]?.tooLarge = true
+            return true
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
+            // Take the entry out while appending so the Data buffer is uniquely referenced.
+            transfers[dataTask.taskIdentifier] = nil
+            transfer.data.append(data)
+            if let limit = transfer.maxBytes, transfer.data.count > limit {
+                transfer.tooLarge = true
+                transfer.data = Data()
+            }
+            transfers[dataTask.taskIdentifier] = transfer
+            return transfer.tooLarge
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }),
+            let continuation = transfer.continuation
+        else { return }
+        if transfer.tooLarge, let limit = transfer.maxBytes {
+            continuation.resume(throwing: ResponseBodyTooLargeError(url: transfer.url, limit: limit))
+        } else if let error {
+            let cancelled = (error as? URLError)?.code == .cancelled
+            continuation.resume(throwing: cancelled ? CancellationError() : error)
+        } else if let response = transfer.response ?? task.response {
+            continuation.resume(returning: (transfer.data, response))
+        } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+        }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let taskRules = rules.get()[task.taskIdentifier]
-        let trusted = taskRules?.trustedOrigins ?? Set(task.originalRequest?.url.map { [Origin($0)] } ?? [])
+        let rules = transfers.get()[task.taskIdentifier]?.rules
+        let trusted = rules?.trustedOrigins ?? Set(task.originalRequest?.url.map { [Origin($0)] } ?? [])
         guard let target = request.url, !trusted.contains(Origin(target)) else { return completionHandler(request) }
-        let names = credentialHeaders.union(taskRules?.credentialHeaders ?? [])
+        let names = credentialHeaders.union(rules?.credentialHeaders ?? [])
         var stripped = request
         for (name, _) in request.allHTTPHeaderFields ?? [:] where names.contains(name.lowercased()) {
             stripped.setValue(nil, forHTTPHeaderField: name)

@@ -37,8 +37,9 @@ public struct ResourceManager: Sendable {
         public var configureRequest: RequestConfigurator?
         /// How failed requests are retried; no retries by default.
         public var retryPolicy: RetryPolicy = .none
-        /// How long one request attempt may take.
-        public var requestTimeout: Duration?
+        /// How long one request attempt may take, all of it (60 s): a server that accepts and
+        /// never answers, or trickles a body forever, cannot hold a call open.
+        public var requestTimeout: Duration? = .seconds(60)
         /// Rejects 2xx responses that are not acceptable; runs before the call's validator.
         public var validator: ResponseValidator?
         /// Supplies a response when a request fails.

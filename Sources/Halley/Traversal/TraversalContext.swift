@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Everything one call shares across its tasks: the requester and resolved policy, the fetch
 /// table, the concurrency limit, the clock, the requests in flight and the failures so far.
 ///
@@ -27,6 +31,8 @@ final class TraversalContext: Sendable {
     private let validators: [ResponseValidator]
     private let fallback: ResponseFallback?
     private let cache: ResponseCache?
+    private let maxBodyBytes: Int
+    let maxItemsPerPage: Int
     private let observers: [TraversalObserver]
     private let semaphore: AsyncSemaphore
     private let failures = LockedValue<[HalleyError]>([])
@@ -53,6 +59,8 @@ final class TraversalContext: Sendable {
         validators = [configuration.validator, options.validator].compactMap { $0 }
         fallback = options.fallback ?? configuration.fallback
         cache = configuration.cache
+        maxBodyBytes = options.maxBodyBytes
+        maxItemsPerPage = options.maxItemsPerPage
         itemKey = options.collectionItemKey
         parsing = options.parsing
         observers = [configuration.observer, options.observer].compactMap { $0 }
@@ -182,6 +190,7 @@ final class TraversalContext: Sendable {
         var request = ResourceRequest(url: url, method: method, includePath: includePath, timeout: timeout)
         request.credentialHeaders = credentialHeaders
         request.trustedOrigins = trustedOrigins
+        request.maxBodyBytes = maxBodyBytes
         request.headers["Accept"] = Self.accept
         var fields = headers
         if let headerProvider {
@@ -271,7 +280,8 @@ final class TraversalContext: Sendable {
                 let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
                 try await pause(before: attempt + 1, of: request, retryAfter: retryAfter, reason: "HTTP \(response.status)")
             case .failure(let error):
-                guard attempt < retries, retryPolicy.retriesTransportErrors else { throw error }
+                guard attempt < retries, retryPolicy.retriesTransportErrors, error.code == .transport || error.code == .timeout
+                else { throw error }
                 try await pause(before: attempt + 1, of: request, retryAfter: nil, reason: error.message)
             }
             attempt += 1
@@ -300,6 +310,14 @@ final class TraversalContext: Sendable {
                                                 error: String(describing: error), attempt: attempt)))
             if let error = error as? HalleyError { return .failure(error) }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            if let urlError = error as? URLError, urlError.code == .timedOut {
+                return .failure(HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
+                                            message: "no response in time", underlying: error))
+            }
+            if let error = error as? ResponseBodyTooLargeError {
+                return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
+                                            message: error.description, underlying: error))
+            }
             return .failure(HalleyError(code: .transport, includePath: request.includePath, url: request.url,
                                         message: "request failed: \(error)", underlying: error))
         }
@@ -307,6 +325,12 @@ final class TraversalContext: Sendable {
         emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
                                             start: offset, duration: .now - started, status: response.status,
                                             bytes: response.body.count, error: nil, attempt: attempt)))
+        // Requesters that cannot stream are held to the same limit after the fact.
+        if response.body.count > maxBodyBytes {
+            let error = ResponseBodyTooLargeError(url: request.url, limit: maxBodyBytes)
+            return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
+                                        message: error.description, underlying: error))
+        }
         return .response(response)
     }
 

@@ -38,6 +38,10 @@ public struct TraversalOptions: Sendable {
     public var maxConcurrency: Int?
     /// The most requests one call may send (a guard against endless or hostile link graphs).
     public var maxRequests: Int = 1_000
+    /// The largest response body accepted, checked while reading (16 MiB).
+    public var maxBodyBytes: Int = 16 * 1024 * 1024
+    /// The most items one collection page may hold.
+    public var maxItemsPerPage: Int = 10_000
     /// The longest include path accepted, in segments.
     public var maxIncludeDepth: Int = 32
     /// The relation holding a collection's items, in `_embedded` or `_links`.

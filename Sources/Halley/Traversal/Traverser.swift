@@ -46,6 +46,11 @@ struct Traverser: Sendable {
     /// The items of a collection resource, each with `nodes` merged in: `_embedded[item]`,
     /// else `_links[item]` fetched, else (Spring Data REST) the only `_embedded` relation.
     func items(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws -> [JSONObject] {
+        let count = collectionSize(collection)
+        guard count <= context.maxItemsPerPage else {
+            throw HalleyError(code: .limitExceeded, includePath: includePath, url: collection.baseURL,
+                              message: "the collection page holds \(count) items; the limit is \(context.maxItemsPerPage)")
+        }
         let key = LinkRelation(context.itemKey)
         if let entry = collection.embedded.entry(for: key) {
             return try await mergedAll(entry.resources, nodes: nodes)
@@ -66,6 +71,14 @@ struct Traverser: Sendable {
                 message: "the collection has no \"\(key)\" items and several embedded relations ("
                     + collection.embedded.rels.map(\.rawValue).joined(separator: ", ") + ")")
         }
+    }
+
+    /// How many items `items(of:)` would produce, without producing them.
+    private func collectionSize(_ collection: HALResource) -> Int {
+        let key = LinkRelation(context.itemKey)
+        if let entry = collection.embedded.entry(for: key) { return entry.resources.count }
+        if let relation = collection.links.relation(key) { return relation.links.count }
+        return collection.embedded.entries.count == 1 ? collection.embedded.entries[0].resources.count : 0
     }
 
     // MARK: One relationship

@@ -18,7 +18,27 @@ actor GatedRequester: RequesterInterface {
     func response(for request: ResourceRequest) async throws -> ResourceResponse {
         let url = request.url.absoluteString
         arrivals.append(url)
-        return try await withCheckedThrowingContinuation { parked.append((url, $0)) }
+        let id = arrivals.count
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    parked.append((url, continuation))
+                    parkedIDs.append(id)
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    private var parkedIDs: [Int] = []
+
+    private func cancel(_ id: Int) {
+        guard let index = parkedIDs.firstIndex(of: id) else { return }
+        parkedIDs.remove(at: index)
+        parked.remove(at: index).continuation.resume(throwing: CancellationError())
     }
 
     /// The URLs waiting for a release.
@@ -40,9 +60,11 @@ actor GatedRequester: RequesterInterface {
     /// Answers the parked requests whose URL satisfies `predicate`.
     func release(where predicate: (String) -> Bool = { _ in true }) {
         var kept: [(url: String, continuation: CheckedContinuation<ResourceResponse, any Error>)] = []
-        for entry in parked {
+        var keptIDs: [Int] = []
+        for (entry, id) in zip(parked, parkedIDs) {
             guard predicate(entry.url) else {
                 kept.append(entry)
+                keptIDs.append(id)
                 continue
             }
             let body = documents[entry.url]
@@ -50,6 +72,7 @@ actor GatedRequester: RequesterInterface {
             entry.continuation.resume(returning: ResourceResponse(status: body == nil ? 404 : 200, url: url, body: body ?? Data()))
         }
         parked = kept
+        parkedIDs = keptIDs
     }
 
     struct GateTimeout: Error, CustomStringConvertible { let description: String }

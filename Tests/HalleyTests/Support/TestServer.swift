@@ -82,6 +82,14 @@ final class TestServer: Sendable {
         }
     }
 
+    /// A server for the hostile-input tests (huge and endless bodies, silent answers, redirect
+    /// loops), apart from the shared one so its load never slows other suites.
+    static func hostile() async throws -> TestServer {
+        try await Registry.instance.server(named: "hostile") {
+            try await launch(host: "127.0.0.1")
+        }
+    }
+
     /// A server of the caller's own on `127.0.0.1`, started now, for tests that
     /// ``reset()`` the log (which would race with other tests on a shared server).
     static func isolated() async throws -> TestServer {

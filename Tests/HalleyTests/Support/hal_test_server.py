@@ -18,6 +18,10 @@ Special routes:
     /echo-headers                        200 HAL document listing the request headers
     /slow?ms=N                           sleeps N ms (at most 30 s), then a small HAL document
     /link-to?url=<absolute URL>          200 HAL document whose "other" link is that URL
+    /huge?mb=N                           200 with an N MB body (streamed, valid JSON string)
+    /endless                             200 with no Content-Length that streams forever
+    /hang                                reads the request and never answers (up to 60 s)
+    /loop                                302 to itself, forever
     /_requests                           {"requests": [{"method", "path", "headers"}]}
     /_reset                              clears the request log
 
@@ -118,6 +122,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 ms = 0
             time.sleep(min(max(ms, 0), 30_000) / 1000.0)
             return self._json(200, HAL, {"_links": {"self": {"href": "/slow"}}, "slept": ms})
+        if path == "/huge":
+            try:
+                megabytes = int(query.get("mb", ["1"])[0])
+            except ValueError:
+                megabytes = 1
+            return self._stream(megabytes * 1024 * 1024)
+        if path == "/endless":
+            return self._stream(None)
+        if path == "/hang":
+            time.sleep(60)
+            self.close_connection = True
+            return None
+        if path == "/loop":
+            return self._send(302, "text/plain", b"again\n", {"Location": "/loop"})
         if path == "/link-to":
             target = query.get("url", [""])[0]
             return self._json(200, HAL, {"_links": {"self": {"href": "/link-to"}, "other": {"href": target}}})
@@ -146,6 +164,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return self._json(404, PROBLEM, {"title": "Not Found", "status": 404, "detail": "no document at " + path})
 
     # MARK: Responses
+
+    def _stream(self, size):
+        """A JSON string body of `size` bytes (or endless when None), written in chunks."""
+        chunk = b"x" * 65536
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", HAL)
+            if size is None:
+                self.send_header("Connection", "close")
+            else:
+                self.send_header("Content-Length", str(size + 2))
+            self.end_headers()
+            self.close_connection = True
+            self.wfile.write(b'"')
+            written = 0
+            while size is None or written < size:
+                part = chunk if size is None else chunk[: min(len(chunk), size - written)]
+                self.wfile.write(part)
+                written += len(part)
+            self.wfile.write(b'"')
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            self.close_connection = True
 
     def _json(self, status, content_type, value):
         body = (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("utf-8")

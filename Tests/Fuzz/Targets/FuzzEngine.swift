@@ -1,0 +1,33 @@
+import Foundation
+
+// libFuzzer target: the traversal engine fed random documents through the in-memory
+// requester. The input is split on 0x00 bytes into documents served at /, /a, /b, /c, /d;
+// the plan follows several shapes over them.
+
+private let paths = ["/", "/a", "/b", "/c", "/d"]
+private let includes: [Include] = ["[a].b", "[a].[c]", "b.d", "c", "[item].a", "d@x", "[\"e.f\"]"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let documents = bytes.split(separator: 0, maxSplits: paths.count - 1, omittingEmptySubsequences: false)
+    let finished = DispatchSemaphore(value: 0)
+    Task {
+        let requester = InMemoryRequester()
+        for (path, document) in zip(paths, documents) {
+            await requester.register("https://api.example.com" + path, InMemoryRequester.Route(body: Data(document)))
+        }
+        var options = TraversalOptions()
+        options.maxRequests = 50
+        options.maxConcurrency = 4
+        let manager = ResourceManager(requester: requester)
+        if let url = URL(string: "https://api.example.com/") {
+            _ = try? await manager.resource(from: url, includes: includes, options: options)
+            _ = try? await manager.traverse(url, includes: includes, options: options)
+            _ = try? await manager.resourceCollection(from: url, includes: ["a"], options: options)
+        }
+        finished.signal()
+    }
+    finished.wait()
+    return 0
+}
