@@ -60,13 +60,7 @@ public struct JSONObject: Sendable {
                     remove(at: position)
                 }
             } else if let newValue {
-                storedKeys.append(key)
-                storedValues.append(newValue)
-                if index != nil {
-                    index?[key] = storedKeys.count - 1
-                } else if storedKeys.count > Self.indexThreshold {
-                    rebuildIndex()
-                }
+                appendNew(key, newValue)
             }
         }
     }

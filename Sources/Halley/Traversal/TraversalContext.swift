@@ -86,22 +86,12 @@ final class TraversalContext: Sendable {
     /// is cancelled and the call fails with a timeout naming what was pending.
     func withinDeadline<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
         guard let deadline else { return try await body() }
-        return try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            guard let value = first else {
-                let pending = inFlight.get().keys.sorted()
-                throw HalleyError(
-                    code: .timeout,
-                    message: "the call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
-                        + (pending.isEmpty ? "" : ": " + pending.joined(separator: ", ")))
-            }
-            return value
+        return try await withTimeLimit(deadline, body) {
+            let pending = inFlight.get().keys.sorted()
+            return HalleyError(
+                code: .timeout,
+                message: "the call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
+                    + (pending.isEmpty ? "" : ": " + pending.joined(separator: ", ")))
         }
     }
 
@@ -338,19 +328,9 @@ final class TraversalContext: Sendable {
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
-        return try await withThrowingTaskGroup(of: ResourceResponse?.self) { group in
-            group.addTask { try await requester.response(for: request) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            guard let response = first else {
-                throw HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
-                                  message: "no response within \(timeout)")
-            }
-            return response
+        return try await withTimeLimit(timeout, { try await requester.response(for: request) }) {
+            HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
+                        message: "no response within \(timeout)")
         }
     }
 
