@@ -12,7 +12,6 @@ targets=("$@")
 
 out=.build-fuzz
 mkdir -p "$out"
-mapfile -t library < <(find Sources/Halley -name '*.swift' | sort)
 
 harness() {
     case "$1" in
@@ -55,8 +54,15 @@ PY
 for target in "${targets[@]}"; do
     binary="$out/fuzz-$target"
     echo "+ building $target"
+    # Listed per build: sources may have been added since the script started.
+    mapfile -t library < <(find Sources/Halley -name '*.swift' | sort)
+    rm -f "$binary"
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Halley \
         "${library[@]}" "$(harness "$target")" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+    if [ ! -x "$binary" ]; then
+        echo "error: building the $target fuzzer failed" >&2
+        exit 1
+    fi
     corpus="$out/$target/corpus"
     crashes="$out/$target/crashes"
     mkdir -p "$crashes"
