@@ -1,2 +1,39 @@
-// Benchmarks arrive with their own issue.
-print("halley-bench: no scenarios yet")
+// halley-bench: measures the Halley engine on in-memory APIs and prints a table of results.
+//
+//     swift run -c release halley-bench [--quick] [--scenario NAME]... [--json FILE]
+//
+// Exit status: 0 when every scenario ran and every correctness check held (a missed
+// performance target is reported, not fatal), 1 otherwise, 64 for a bad command line.
+
+import Foundation
+
+let arguments: BenchArguments
+let scenarios: [any Scenario]
+do {
+    arguments = try BenchArguments.parse(Array(CommandLine.arguments.dropFirst()))
+    scenarios = try ScenarioRegistry.select(arguments.scenarios)
+} catch {
+    printError("halley-bench: \(error)\n\n\(BenchArguments.usage)")
+    exit(64)
+}
+
+if arguments.help {
+    print(BenchArguments.usage)
+    exit(0)
+}
+if arguments.list {
+    for scenario in ScenarioRegistry.all { print("\(scenario.name)\t\(scenario.title)") }
+    exit(0)
+}
+
+// The main thread blocks on a semaphore instead of using top-level `await`: top-level code
+// parks the main thread in libdispatch's `dispatch_main` (`sigsuspend`), which crashes
+// valgrind 3.19 ("Valgrind received a signal 11"), and callgrind must be able to run this.
+let status = ExitStatus()
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    status.set(await BenchRunner.run(arguments, scenarios: scenarios))
+    finished.signal()
+}
+finished.wait()
+exit(status.get())
