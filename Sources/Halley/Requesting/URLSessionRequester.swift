@@ -19,8 +19,7 @@ import Foundation
 /// let manager = ResourceManager(requester: URLSessionRequester())
 /// ```
 public struct URLSessionRequester: RequesterInterface {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    private let owner: SessionOwner
 
     /// Header names never forwarded across origins on redirect.
     public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -36,8 +35,9 @@ public struct URLSessionRequester: RequesterInterface {
         configuration: URLSessionConfiguration = .ephemeral,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
     ) {
-        delegate = SessionDelegate(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let delegate = SessionDelegate(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
+        owner = SessionOwner(
+            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate: delegate)
     }
 
     /// Sends the request through the session.
@@ -61,19 +61,26 @@ public struct URLSessionRequester: RequesterInterface {
                 credentialHeaders: Set(request.credentialHeaders.map { $0.lowercased() }),
                 trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins),
             maxBytes: request.maxBodyBytes, url: request.url)
+        let prepared = urlRequest
         let running = LockedValue<URLSessionDataTask?>(nil)
-        let session = self.session
-        let delegate = self.delegate
+        let cancelled = LockedValue(false)
+        let owner = self.owner
+        // FoundationNetworking hops synchronously onto the session's work queue when a task is
+        // created, resumed or cancelled. Doing that on a Dispatch thread keeps Swift's few
+        // cooperative threads from ever waiting on a busy session.
         let (data, response): (Data, URLResponse) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: urlRequest)
-                running.set(task)
-                delegate.start(task.taskIdentifier, transfer, continuation: continuation)
-                task.resume()
-                if Task.isCancelled { task.cancel() }
+                DispatchQueue.global().async {
+                    let task = owner.session.dataTask(with: prepared)
+                    running.set(task)
+                    owner.delegate.start(task.taskIdentifier, transfer, continuation: continuation)
+                    task.resume()
+                    if cancelled.get() { task.cancel() }
+                }
             }
         } onCancel: {
-            running.get()?.cancel()
+            cancelled.set(true)
+            if let task = running.get() { DispatchQueue.global().async { task.cancel() } }
         }
         var headers = HTTPHeaders()
         var status = 200
@@ -84,6 +91,22 @@ public struct URLSessionRequester: RequesterInterface {
             }
         }
         return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
+    }
+}
+
+/// Owns a requester's session: when the last copy of the requester goes away, the session is
+/// invalidated after its tasks finish, so neither it nor its delegate outlives the requester.
+private final class SessionOwner: Sendable {
+    let session: URLSession
+    let delegate: SessionDelegate
+
+    init(session: URLSession, delegate: SessionDelegate) {
+        self.session = session
+        self.delegate = delegate
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
     }
 }
 
@@ -154,19 +177,27 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
+        // Past the limit the caller is answered at once, not when URLSession finishes tearing
+        // the transfer down: a server pushing an endless body keeps the callbacks coming.
+        let overflow = transfers.withLock { transfers -> (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)? in
+            guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return nil }
             // Take the entry out while appending so the Data buffer is uniquely referenced.
             transfers[dataTask.taskIdentifier] = nil
             transfer.data.append(data)
-            if let limit = transfer.maxBytes, transfer.data.count > limit {
+            var answer: (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)?
+            if let limit = transfer.maxBytes, transfer.data.count > limit, let continuation = transfer.continuation {
                 transfer.tooLarge = true
                 transfer.data = Data()
+                transfer.continuation = nil
+                answer = (continuation, limit, transfer.url)
             }
             transfers[dataTask.taskIdentifier] = transfer
-            return transfer.tooLarge
+            return answer
         }
-        if tooLarge { dataTask.cancel() }
+        if let (continuation, limit, url) = overflow {
+            dataTask.cancel()
+            continuation.resume(throwing: ResponseBodyTooLargeError(url: url, limit: limit))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

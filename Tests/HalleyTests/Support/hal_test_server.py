@@ -19,7 +19,7 @@ Special routes:
     /slow?ms=N                           sleeps N ms (at most 30 s), then a small HAL document
     /link-to?url=<absolute URL>          200 HAL document whose "other" link is that URL
     /huge?mb=N                           200 with an N MB body (streamed, valid JSON string)
-    /endless                             200 with no Content-Length that streams forever
+    /endless                             200 with no Content-Length that streams forever, 64 KiB per ms
     /hang                                reads the request and never answers (up to 60 s)
     /loop                                302 to itself, forever
     /_requests                           {"requests": [{"method", "path", "headers"}]}
@@ -183,6 +183,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 part = chunk if size is None else chunk[: min(len(chunk), size - written)]
                 self.wfile.write(part)
                 written += len(part)
+                if size is None:
+                    # Paced like a fast network: at loopback speed an endless body floods the
+                    # client's URLSession work queue, which every session in the process shares.
+                    time.sleep(0.001)
             self.wfile.write(b'"')
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
