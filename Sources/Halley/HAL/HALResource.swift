@@ -22,7 +22,11 @@ public struct HALResource: Sendable, Hashable {
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public let baseURL: URL?
+    public var baseURL: URL? { base?.absoluteURL }
+
+    /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
+    /// most embedded resources never resolve anything.
+    private let base: URL?
 
     /// Parses a HAL document.
     ///
@@ -76,11 +80,11 @@ public struct HALResource: Sendable, Hashable {
         }
         var base = baseURL
         if let selfLink = links.selfLink, !selfLink.templated,
-            let selfURL = URL(string: selfLink.href, relativeTo: baseURL)?.absoluteURL, selfURL.scheme != nil
+            let selfURL = URL(string: selfLink.href, relativeTo: baseURL), selfURL.scheme != nil
         {
             base = selfURL
         }
-        self.baseURL = base
+        self.base = base
         switch object["_embedded"] {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)
@@ -116,7 +120,7 @@ public struct HALResource: Sendable, Hashable {
 
     /// Resolves an href (or an expanded template) against ``baseURL``.
     public func resolve(_ href: String) -> URL? {
-        URL(string: href, relativeTo: baseURL)?.absoluteURL
+        URL(string: href, relativeTo: base)?.absoluteURL
     }
 }
 

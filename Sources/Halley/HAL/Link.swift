@@ -102,10 +102,40 @@ public struct Link: Sendable, Hashable {
 }
 
 extension Link: Codable {
+    private static let propertyNames: Set<String> = ["href", "templated", "type", "deprecation", "name", "profile",
+                                                      "title", "hreflang"]
+
     /// Decodes and validates a link object.
+    ///
+    /// The HAL properties are read by name and type, so a decoder never has to guess what a
+    /// value is; properties HAL does not define are kept in ``json``.
     public init(from decoder: any Decoder) throws {
-        let object = try JSONObject(from: decoder)
-        try self.init(json: object)
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        func string(_ key: String) throws -> String? {
+            try container.decodeIfPresent(String.self, forKey: AnyCodingKey(key))
+        }
+        guard let href = try string("href") else {
+            throw DecodingError.keyNotFound(
+                AnyCodingKey("href"), DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "link has no href"))
+        }
+        self.href = href
+        templated = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("templated")) ?? false
+        type = try string("type")
+        deprecation = try string("deprecation")
+        name = try string("name")
+        profile = try string("profile")
+        title = try string("title")
+        hreflang = try string("hreflang")
+        var json: JSONObject = ["href": .string(href)]
+        if container.contains(AnyCodingKey("templated")) { json["templated"] = .bool(templated) }
+        for (key, value) in [("type", type), ("deprecation", deprecation), ("name", name), ("profile", profile),
+                             ("title", title), ("hreflang", hreflang)] {
+            if let value { json[key] = .string(value) }
+        }
+        for key in container.allKeys where !Self.propertyNames.contains(key.stringValue) {
+            json[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        self.json = json
     }
 
     /// Encodes the link object as it was written.

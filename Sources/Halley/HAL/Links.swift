@@ -184,9 +184,31 @@ extension Links {
 extension Links: Codable {
     /// Decodes a `_links` object. Malformed links are kept in ``problems``, not thrown, so a
     /// model still decodes when a link it never follows is broken.
+    ///
+    /// Relations keep the decoder's key order, which `JSONDecoder` does not promise to be the
+    /// document's.
     public init(from decoder: any Decoder) throws {
-        let object = try JSONObject(from: decoder)
-        try self.init(json: object, path: "$", scope: .empty, options: HALParsingOptions())
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        var relations: [Relation] = []
+        var problems: [HALDocumentError] = []
+        for key in container.allKeys {
+            let rel = LinkRelation(key.stringValue)
+            // The common shapes first; only a malformed relation pays for the general path.
+            if let link = try? container.decode(Link.self, forKey: key) {
+                relations.append(Relation(rel: rel, links: [link], isArray: false))
+            } else if let links = try? container.decode([Link].self, forKey: key) {
+                relations.append(Relation(rel: rel, links: links, isArray: true))
+            } else {
+                let value = try container.decode(JSONValue.self, forKey: key)
+                let parsed = try Links(json: [key.stringValue: value], path: "$", scope: .empty, options: HALParsingOptions())
+                relations += parsed.relations
+                problems += parsed.problems
+            }
+        }
+        let curies = relations.first { $0.rel == .curies }?.links.compactMap { link in
+            link.name.map { CURIE(name: $0, href: link.href) }
+        } ?? []
+        self.init(relations: relations, curies: curies, problems: problems, scope: .empty)
     }
 
     /// Encodes the links in the shapes they were written.

@@ -201,14 +201,17 @@ private struct JSONParser {
         let start = position
         position += 1
         let contentStart = position
+        var isASCII = true
         // Fast path: no escapes, so the bytes are the string.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
                 position += 1
-                return try makeString(slice, at: contentStart)
+                // ASCII needs no validation; most keys and values in HAL documents are ASCII.
+                return isASCII ? String(decoding: slice, as: UTF8.self) : try makeString(slice, at: contentStart)
             }
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw Failure(code: .invalidString, offset: position, message: "unescaped control character in a string")

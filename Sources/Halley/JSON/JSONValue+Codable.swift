@@ -6,6 +6,30 @@ extension JSONValue: Codable {
     /// `JSONDecoder` does not promise to keep; parse with ``init(parsing:options:)-(Data,_)``
     /// when order matters.
     public init(from decoder: any Decoder) throws {
+        // Leaves first, strings before all: each failed guess makes the decoder build an
+        // error with its coding path, which costs more than the value itself.
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() {
+                self = .null
+                return
+            }
+            if let string = try? single.decode(String.self) {
+                self = .string(string)
+                return
+            }
+            if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+                return
+            }
+            if let int = try? single.decode(Int.self) {
+                self = .int(int)
+                return
+            }
+            if let double = try? single.decode(Double.self) {
+                self = .double(double)
+                return
+            }
+        }
         if let keyed = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var object = JSONObject()
             for key in keyed.allKeys {
@@ -14,25 +38,11 @@ extension JSONValue: Codable {
             self = .object(object)
             return
         }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var array: [JSONValue] = []
-            if let count = unkeyed.count { array.reserveCapacity(count) }
-            while !unkeyed.isAtEnd { array.append(try unkeyed.decode(JSONValue.self)) }
-            self = .array(array)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let bool = try? single.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let int = try? single.decode(Int.self) {
-            self = .int(int)
-        } else if let double = try? single.decode(Double.self) {
-            self = .double(double)
-        } else {
-            self = .string(try single.decode(String.self))
-        }
+        var unkeyed = try decoder.unkeyedContainer()
+        var array: [JSONValue] = []
+        if let count = unkeyed.count { array.reserveCapacity(count) }
+        while !unkeyed.isAtEnd { array.append(try unkeyed.decode(JSONValue.self)) }
+        self = .array(array)
     }
 
     /// Encodes the value, keeping object key order.

@@ -97,7 +97,20 @@ private struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        // Native strings are contiguous UTF-8; bridged ones are copied once.
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil {
+            Array(string.utf8).withUnsafeBufferPointer { writeEscaped($0) }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Copies runs of bytes that need no escaping in one append each.
+    private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
             case UInt8(ascii: "\\"): append("\\\\")
@@ -106,13 +119,13 @@ private struct JSONWriter {
             case 0x09: append("\\t")
             case 0x08: append("\\b")
             case 0x0C: append("\\f")
-            case 0..<0x20:
+            default:
                 append("\\u00")
                 output.append(Self.hexDigits[Int(byte >> 4)])
                 output.append(Self.hexDigits[Int(byte & 0x0F)])
-            default: output.append(byte)
             }
+            runStart = index + 1
         }
-        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
 }

@@ -3,7 +3,10 @@
 /// Waiters that are cancelled leave the queue at once and throw `CancellationError`.
 actor AsyncSemaphore {
     private var available: Int
-    private var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// Waiters in arrival order from `head`; served ones are skipped, not removed, so a
+    /// release is O(1) however long the queue (a 1,000-wide fan-out queues 1,000).
+    private var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)?] = []
+    private var head = 0
     private var nextID = 0
 
     init(permits: Int) {
@@ -32,16 +35,35 @@ actor AsyncSemaphore {
     }
 
     func release() {
-        if waiters.isEmpty {
-            available += 1
-        } else {
-            // Hand the permit straight to the next waiter.
-            waiters.removeFirst().continuation.resume()
+        while head < waiters.count {
+            let next = waiters[head]
+            waiters[head] = nil
+            head += 1
+            if let next {
+                // Hand the permit straight to the next waiter.
+                next.continuation.resume()
+                compact()
+                return
+            }
         }
+        available += 1
+        compact()
     }
 
     private func cancelWaiter(_ id: Int) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        guard let index = waiters[head...].firstIndex(where: { $0?.id == id }), let waiter = waiters[index] else { return }
+        waiters[index] = nil
+        waiter.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Drops the served prefix once it is most of the storage.
+    private func compact() {
+        if head == waiters.count {
+            waiters.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64 && head * 2 > waiters.count {
+            waiters.removeFirst(head)
+            head = 0
+        }
     }
 }

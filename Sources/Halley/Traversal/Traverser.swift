@@ -20,6 +20,8 @@ struct Traverser: Sendable {
     /// `resource`'s JSON with every relationship of `nodes` merged in.
     func merged(_ resource: HALResource, nodes: [IncludePlan.Node]) async throws -> JSONObject {
         guard !nodes.isEmpty else { return resource.json }
+        // Embedded-only subtrees need no request, so no child tasks either.
+        if !needsFetch(resource, nodes: nodes) { return try mergedLocally(resource, nodes: nodes) }
         var object = resource.json
         if nodes.count == 1 {
             let (outcome, embeddedRel) = try await relationship(nodes[0], of: resource)
@@ -92,18 +94,38 @@ struct Traverser: Sendable {
         }
     }
 
-    private func resolve(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
+    /// Where a relationship's data comes from.
+    private enum Source {
+        case embedded(EmbeddedResources.Entry)
+        case links(Links.Relation)
+        case missing
+    }
+
+    /// Embedded first (or links first, by preference); a malformed link of the rel is an error.
+    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError) -> Source {
         let rel = node.segment.rel
         let linkRelation = resource.links.relation(rel)
         let embeddedEntry = node.segment.linkName == nil ? resource.embedded.entry(for: rel) : nil
         if let entry = embeddedEntry, context.preference == .embedded || linkRelation == nil {
-            context.emit(.embeddedUsed(includePath: node.path, rel: rel, count: entry.resources.count))
-            return (try await embedded(entry, node: node, resource: resource), entry.rel)
+            return .embedded(entry)
         }
         try checkProblems(of: rel, in: resource, includePath: node.path)
-        guard let relation = linkRelation else {
+        guard let relation = linkRelation else { return .missing }
+        return .links(relation)
+    }
+
+    private func resolve(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
+        let rel = node.segment.rel
+        let relation: Links.Relation
+        switch try source(of: node, in: resource) {
+        case .embedded(let entry):
+            context.emit(.embeddedUsed(includePath: node.path, rel: rel, count: entry.resources.count))
+            return (try await embedded(entry, node: node, resource: resource), entry.rel)
+        case .missing:
             context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
             return (.missing, nil)
+        case .links(let found):
+            relation = found
         }
         var links = relation.links
         if let name = node.segment.linkName { links = links.filter { $0.name == name } }
@@ -149,14 +171,81 @@ struct Traverser: Sendable {
             }
             return .many(try await mergedAll(entry.resources, nodes: node.children))
         }
-        guard let first = entry.resources.first else { return .missing }
-        guard entry.resources.count == 1 else {
+        guard let first = try single(of: entry, node: node, resource: resource) else { return .missing }
+        return .one(try await merged(first, nodes: node.children))
+    }
+
+    // MARK: Without suspending
+
+    /// Whether merging `nodes` into `resource` needs any request. A relationship whose source
+    /// cannot be decided without an error counts as needing one, so the async path reports it.
+    private func needsFetch(_ resource: HALResource, nodes: [IncludePlan.Node]) -> Bool {
+        for node in nodes {
+            guard let source = try? source(of: node, in: resource) else { return true }
+            switch source {
+            case .missing:
+                continue
+            case .links:
+                return true
+            case .embedded(let entry):
+                if node.segment.isToMany, !entry.isArray, let single = entry.resources.first, isCollection(single) {
+                    return true
+                }
+                if node.children.isEmpty { continue }
+                if entry.resources.contains(where: { needsFetch($0, nodes: node.children) }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// ``merged(_:nodes:)`` for a subtree that ``needsFetch(_:nodes:)`` found all embedded.
+    private func mergedLocally(_ resource: HALResource, nodes: [IncludePlan.Node]) throws -> JSONObject {
+        var object = resource.json
+        for node in nodes {
+            let outcome: Outcome
+            var embeddedRel: LinkRelation?
+            do {
+                switch try source(of: node, in: resource) {
+                case .embedded(let entry):
+                    context.emit(.embeddedUsed(includePath: node.path, rel: node.segment.rel, count: entry.resources.count))
+                    embeddedRel = entry.rel
+                    if node.segment.isToMany {
+                        outcome = .many(try entry.resources.map { try mergedLocally($0, nodes: node.children) })
+                    } else {
+                        guard let first = try single(of: entry, node: node, resource: resource) else {
+                            outcome = .missing
+                            break
+                        }
+                        outcome = .one(try mergedLocally(first, nodes: node.children))
+                    }
+                case .missing:
+                    context.emit(.relationMissing(includePath: node.path, rel: node.segment.rel, url: resource.baseURL))
+                    outcome = .missing
+                case .links:
+                    // Unreachable: needsFetch(_:nodes:) walked the same sources and found no link.
+                    outcome = .missing
+                }
+            } catch let error as HalleyError where context.collectsFailures {
+                context.record(error)
+                outcome = .missing
+                embeddedRel = nil
+            }
+            place(outcome, embeddedRel: embeddedRel, for: node, into: &object)
+        }
+        return object
+    }
+
+    /// The one resource of a to-one embedded relation; several are ambiguous.
+    private func single(of entry: EmbeddedResources.Entry, node: IncludePlan.Node, resource: HALResource)
+        throws(HalleyError) -> HALResource?
+    {
+        guard entry.resources.count <= 1 else {
             throw HalleyError(
                 code: .ambiguousRelation, includePath: node.path, url: resource.baseURL,
                 message: "to-one relation \(node.segment.rel) embeds \(entry.resources.count) resources; "
                     + "include it as [\(node.segment.rel)]")
         }
-        return .one(try await merged(first, nodes: node.children))
+        return entry.resources.first
     }
 
     private func isCollection(_ resource: HALResource) -> Bool {
