@@ -22,6 +22,18 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     enum Start: Sendable {
         case url(URL)
         case template(String)
+
+        /// Text without template expressions is a URL, exactly as if a `URL` were passed;
+        /// only a real template can address pages by expanding a page variable.
+        init(_ text: String) {
+            if let template = try? URITemplate(text), template.variableNames.isEmpty,
+                let url = URL(string: text), url.scheme != nil
+            {
+                self = .url(url)
+            } else {
+                self = .template(text)
+            }
+        }
     }
 
     let manager: ResourceManager
@@ -208,26 +220,33 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
     /// The items in `range`, fetching only the pages that cover them when the page size is
     /// known and pages are addressable; fewer items when the collection ends first.
+    ///
+    /// Positions count from the first item the sequence would yield. A page fetched by number
+    /// whose `page` metadata names another number or size throws
+    /// ``HalleyError/Code/pageMismatch`` instead of handing back items from the wrong place.
     public func items(in range: Range<Int>) async throws -> [Item] {
         guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
-        var size: Int? = knownPageSize
+        var size: Int? = templateAddressesPages ? knownPageSize : nil
         var first: LoadedPage?
-        if size == nil || !isAddressable(first: nil) {
+        if size == nil {
             let page = try await loadPage(try pageURL(number: nil))
             first = page
             size = page.metadata?.size ?? (page.next == nil ? nil : page.items.count)
         }
-        if let total = first?.metadata?.totalElements, range.lowerBound >= total { return [] }
         if let size, size > 0, isAddressable(first: first) {
+            let startNumber = first?.metadata?.number ?? startPageNumber
+            if let total = first?.metadata?.totalElements, range.lowerBound >= total - startNumber * size { return [] }
             var result: [Item] = []
-            for number in (range.lowerBound / size)...((range.upperBound - 1) / size) {
+            for offset in (range.lowerBound / size)...((range.upperBound - 1) / size) {
+                let number = startNumber + offset
                 let page: LoadedPage
-                if number == 0, let first {
+                if offset == 0, let first {
                     page = first
                 } else {
                     page = try await loadPage(try addressedURL(number: number, first: first))
+                    try check(page, isNumber: number, size: size)
                 }
-                for (offset, item) in page.items.enumerated() where range.contains(number * size + offset) {
+                for (position, item) in page.items.enumerated() where range.contains(offset * size + position) {
                     result.append(item)
                 }
                 if page.items.count < size { break }
@@ -285,27 +304,55 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// A page size known without fetching: the size variable of a templated start.
     private var knownPageSize: Int? {
         guard case .template(let template) = start, (try? URITemplate(template))?.variableNames.contains(sizeVariable) == true,
-            case .string(let text)? = (options.variables.merging(variables) { $1 })[sizeVariable]
+            let value = callerVariables[sizeVariable]
         else { return nil }
-        return Int(text)
+        return Self.integer(value)
+    }
+
+    /// Whether the start is a template with the page variable, so page `n` is the template
+    /// expanded with `n`.
+    private var templateAddressesPages: Bool {
+        guard case .template(let template) = start else { return false }
+        return (try? URITemplate(template))?.variableNames.contains(pageVariable) == true
+    }
+
+    /// The caller's variables over the call's.
+    private var callerVariables: [String: TemplateValue] {
+        options.variables.merging(variables) { $1 }
+    }
+
+    /// The zero-based number of the page the sequence starts on, when no page has been read:
+    /// the caller's page variable of a templated start, else the first page.
+    private var startPageNumber: Int {
+        guard templateAddressesPages, let value = callerVariables[pageVariable], let number = Self.integer(value) else {
+            return 0
+        }
+        return number - firstPageNumber
+    }
+
+    private static func integer(_ value: TemplateValue) -> Int? {
+        switch value {
+        case .string(let text): Int(text)
+        default: nil
+        }
     }
 
     /// Whether page `n` can be addressed directly: a templated start with the page variable,
     /// or Spring metadata with a `page` query item on the first page's links.
     private func isAddressable(first: LoadedPage?) -> Bool {
-        if case .template(let template) = start,
-            (try? URITemplate(template))?.variableNames.contains(pageVariable) == true
-        {
-            return true
-        }
+        if templateAddressesPages { return true }
         guard let first, first.metadata != nil else { return false }
         return first.links.link(for: .first).map { queryItem(pageVariable, of: $0.href) != nil } ?? false
             || first.next.map { queryItem(pageVariable, of: $0.absoluteString) != nil } ?? false
     }
 
+    /// The URL of the page numbered `number` (zero-based): the template expanded with it, or
+    /// the server's own `first` (else `next`) link with its page query item replaced.
     private func addressedURL(number: Int, first: LoadedPage?) throws -> URL {
-        if case .template = start { return try pageURL(number: number) }
-        guard let first else { return try pageURL(number: number) }
+        if templateAddressesPages { return try pageURL(number: number) }
+        guard let first else {
+            throw HalleyError(code: .pageMismatch, message: "page \(number) cannot be addressed before the first page is read")
+        }
         let model = first.links.link(for: .first).flatMap { URL(string: $0.href, relativeTo: first.url)?.absoluteURL }
             ?? first.next ?? first.url
         guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else { return model }
@@ -318,7 +365,21 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             items.append(URLQueryItem(name: pageVariable, value: value))
         }
         components.queryItems = items
-        return components.url ?? model
+        guard let url = components.url else {
+            throw HalleyError(code: .invalidURL, url: model, message: "cannot put page \(value) into \(model.absoluteString)")
+        }
+        return url
+    }
+
+    /// A page fetched by number must be that page: a server that ignores the page variable
+    /// would otherwise hand back the first page's items for every position.
+    private func check(_ page: LoadedPage, isNumber number: Int, size: Int) throws(HalleyError) {
+        guard let metadata = page.metadata else { return }
+        if metadata.number != number || metadata.size != size {
+            throw HalleyError(
+                code: .pageMismatch, url: page.requestedURL,
+                message: "asked for page \(number) of size \(size) but the server answered page \(metadata.number) of size \(metadata.size)")
+        }
     }
 
     private func queryItem(_ name: String, of href: String) -> String? {
@@ -371,8 +432,8 @@ extension ResourceManager {
         _ type: Item.Type, from start: String, variables: [String: TemplateValue] = [:], includes: [Include] = [],
         decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
     ) -> PagedItems<Item> {
-        var sequence = PagedItems<Item>(manager: self, start: .template(start), includes: includes, decoder: decoder,
-                                        options: options)
+        var sequence = PagedItems<Item>(manager: self, start: PagedItems<Item>.Start(start), includes: includes,
+                                        decoder: decoder, options: options)
         sequence.variables = variables
         return sequence
     }

@@ -48,6 +48,9 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         public static let validation = Code(rawValue: "validation")
         /// A `next` link pointed back to a page already read.
         public static let paginationCycle = Code(rawValue: "paginationCycle")
+        /// A page fetched by number for random access is not the page asked for (its `page`
+        /// metadata names another number or size): the server ignores the page parameter.
+        public static let pageMismatch = Code(rawValue: "pageMismatch")
         /// A follow chain asked for a relation the resource does not have.
         public static let missingRelation = Code(rawValue: "missingRelation")
         /// The code's name.

@@ -60,6 +60,36 @@ def _clear():
         _log.clear()
 
 
+def _spring_orders(host, path, query, honour_page, total=95):
+    """A Spring Data REST page of `total` orders (ids 1...total): `page` metadata and
+    first/prev/next/last links carrying `page` and `size` query items. With `honour_page`
+    false the server ignores `page` and always answers the first page, as a server
+    without paging support would."""
+    def number(name, default):
+        try:
+            return max(0, int(query.get(name, [str(default)])[0]))
+        except ValueError:
+            return default
+    size = number("size", 20) or 20
+    page = number("page", 0) if honour_page else 0
+    pages = (total + size - 1) // size
+
+    def link(n):
+        return {"href": "http://%s%s?page=%d&size=%d" % (host, path, n, size)}
+    links = {"self": link(page), "first": link(0), "last": link(max(pages - 1, 0))}
+    if page > 0:
+        links["prev"] = link(page - 1)
+    if page + 1 < pages:
+        links["next"] = link(page + 1)
+    ids = range(page * size + 1, min((page + 1) * size, total) + 1)
+    orders = [{"id": n, "_links": {"self": {"href": "/orders/%d" % n}}} for n in ids]
+    return {
+        "_links": links,
+        "_embedded": {"orders": orders},
+        "page": {"size": size, "totalElements": total, "totalPages": pages, "number": page},
+    }
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     # Keep-alive, like a real API server; every response carries Content-Length.
     protocol_version = "HTTP/1.1"
@@ -139,6 +169,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/link-to":
             target = query.get("url", [""])[0]
             return self._json(200, HAL, {"_links": {"self": {"href": "/link-to"}, "other": {"href": target}}})
+        if path in ("/orders", "/orders-ignoring-page"):
+            return self._json(200, HAL, _spring_orders(self.headers.get("Host", "127.0.0.1"), path, query,
+                                                          honour_page=path == "/orders"))
         return self._file(path, raw_query)
 
     # MARK: Files
