@@ -3,12 +3,22 @@ import Foundation
 /// An in-memory HTTP cache shared by every call of the managers it is given to (RFC 9111,
 /// as a private cache).
 ///
-/// - A `200` response to `GET` is stored unless it says `Cache-Control: no-store`.
+/// - A `200` response to `GET` is stored unless it says `Cache-Control: no-store` or
+///   `Vary: *`.
+/// - **Entries are keyed by URL plus the credentials the request carried**: the values of
+///   its credential-bearing headers (`Authorization`, `Cookie`, `Proxy-Authorization` and the
+///   request's ``ResourceRequest/credentialHeaders``), kept only as a salted SHA-256
+///   fingerprint, never in clear. One manager shared by many users never serves one user's
+///   response to another, or to a call without credentials.
+/// - **`Vary` is honoured**: an entry matches only a request whose varied header values
+///   equal those of the request that stored it (also fingerprinted); `Vary: *` is never
+///   stored or served.
 /// - While younger than its `max-age` (and not `no-cache`), it is reused with no request.
 /// - Once stale, it is revalidated with `If-None-Match` (its `ETag`) and `If-Modified-Since`
 ///   (its `Last-Modified`); a `304` reuses the stored body.
-/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL and `Location`.
-/// - The total body size is bounded; the least recently used entries go first.
+/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL and `Location`
+///   (every stored variant, whoever stored it).
+/// - The total size is bounded; the least recently used entries go first.
 ///
 /// Caching is off unless you give the manager a cache:
 ///
@@ -23,10 +33,19 @@ public final class ResponseCache: Sendable {
         var maxAge: Duration?
         var mustRevalidate: Bool
         var lastUsed: UInt64
+        /// Fingerprint of the request's credential-bearing headers.
+        let credentials: [UInt8]
+        /// The lowercased header names of the response's `Vary`, sorted.
+        let varyNames: [String]
+        /// Fingerprint of the storing request's values of ``varyNames``.
+        let varied: [UInt8]
 
         var etag: String? { response.headers["ETag"] }
         var lastModified: String? { response.headers["Last-Modified"] }
         var canRevalidate: Bool { etag != nil || lastModified != nil }
+        /// What the entry counts against ``ResponseCache/maximumBytes``: its body, its headers
+        /// and a fixed cost, so that many empty responses are bounded too.
+        var cost: Int { response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } + 256 }
 
         func isFresh(at now: ContinuousClock.Instant) -> Bool {
             guard !mustRevalidate, let maxAge else { return false }
@@ -35,27 +54,35 @@ public final class ResponseCache: Sendable {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        /// Variants per absolute URL.
+        var entries: [String: [Entry]] = [:]
         var bytes = 0
         var clock: UInt64 = 0
     }
 
     private let state = LockedValue(State())
-    /// The most body bytes kept.
+    /// Mixed into every fingerprint, so fingerprints mean nothing outside this cache.
+    private let salt: [UInt8]
+    /// The most bytes kept: bodies, headers and a small fixed cost per entry.
     public let maximumBytes: Int
 
-    /// Creates an empty cache holding at most `maximumBytes` of bodies (10 MB by default).
+    /// Header names that always count as credentials for the cache key.
+    static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Creates an empty cache holding at most `maximumBytes` (10 MB by default).
     public init(maximumBytes: Int = 10_000_000) {
         self.maximumBytes = maximumBytes
+        var generator = SystemRandomNumberGenerator()
+        salt = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
-    /// The number of stored responses.
-    public var count: Int { state.get().entries.count }
+    /// The number of stored responses (every variant counts).
+    public var count: Int { state.get().entries.values.reduce(0) { $0 + $1.count } }
 
-    /// Forgets the response for `url`.
+    /// Forgets every response stored for `url`, whatever credentials or headers stored it.
     public func invalidate(_ url: URL) {
         state.withLock { state in
-            if let removed = state.entries.removeValue(forKey: url.absoluteString) { state.bytes -= removed.response.body.count }
+            for removed in state.entries.removeValue(forKey: url.absoluteString) ?? [] { state.bytes -= removed.cost }
         }
     }
 
@@ -64,48 +91,136 @@ public final class ResponseCache: Sendable {
         state.set(State())
     }
 
-    func lookup(_ url: URL) -> Entry? {
-        state.withLock { state in
-            guard var entry = state.entries[url.absoluteString] else { return nil }
+    /// The stored response `request` may use: same URL, same credentials, same varied headers.
+    func lookup(_ request: ResourceRequest) -> Entry? {
+        let credentials = credentialFingerprint(request)
+        return state.withLock { state in
+            let key = request.url.absoluteString
+            guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials) else {
+                return nil
+            }
             state.clock += 1
-            entry.lastUsed = state.clock
-            state.entries[url.absoluteString] = entry
-            return entry
+            state.entries[key]?[index].lastUsed = state.clock
+            return state.entries[key]?[index]
         }
     }
 
-    func store(_ response: ResourceResponse, for url: URL, at now: ContinuousClock.Instant = .now) {
+    /// Stores a `200` answer to `request` (replacing the variant it matches).
+    func store(_ response: ResourceResponse, for request: ResourceRequest, at now: ContinuousClock.Instant = .now) {
         let directives = CacheControl(response.headers["Cache-Control"])
-        guard response.status == 200, !directives.noStore, response.body.count <= maximumBytes else { return }
-        state.withLock { state in
-            let key = url.absoluteString
-            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.response.body.count }
-            state.clock += 1
-            state.entries[key] = Entry(response: response, storedAt: now, maxAge: directives.maxAge,
-                                       mustRevalidate: directives.noCache, lastUsed: state.clock)
-            state.bytes += response.body.count
-            while state.bytes > maximumBytes, let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-                state.entries.removeValue(forKey: oldest.key)
-                state.bytes -= oldest.value.response.body.count
+        let varyNames = Self.varyNames(response)
+        let credentials = credentialFingerprint(request)
+        let key = request.url.absoluteString
+        guard response.status == 200, !directives.noStore, !varyNames.contains("*") else {
+            // What the server now says must not be reused replaces what it said before.
+            state.withLock { state in
+                guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials),
+                    let removed = state.entries[key]?.remove(at: index)
+                else { return }
+                state.bytes -= removed.cost
             }
+            return
+        }
+        let varied = fingerprint(request, names: varyNames)
+        state.withLock { state in
+            var variants = state.entries[key] ?? []
+            if let index = variants.firstIndex(where: { $0.credentials == credentials && $0.varyNames == varyNames && $0.varied == varied }) {
+                state.bytes -= variants.remove(at: index).cost
+            }
+            state.clock += 1
+            let entry = Entry(response: response, storedAt: now, maxAge: directives.maxAge,
+                              mustRevalidate: directives.noCache, lastUsed: state.clock, credentials: credentials,
+                              varyNames: varyNames, varied: varied)
+            guard entry.cost <= maximumBytes else {
+                state.entries[key] = variants.isEmpty ? nil : variants
+                return
+            }
+            variants.append(entry)
+            state.entries[key] = variants
+            state.bytes += entry.cost
+            evict(&state)
         }
     }
 
     /// Records a `304`: the stored body stays, its freshness restarts with the new headers.
-    func refresh(_ url: URL, with notModified: ResourceResponse, at now: ContinuousClock.Instant = .now) -> ResourceResponse? {
-        state.withLock { state in
-            guard var entry = state.entries[url.absoluteString] else { return nil }
-            for field in notModified.headers where ["cache-control", "etag", "expires", "last-modified", "date"]
-                .contains(field.name.lowercased())
-            {
+    func refresh(_ request: ResourceRequest, with notModified: ResourceResponse, at now: ContinuousClock.Instant = .now)
+        -> ResourceResponse?
+    {
+        let credentials = credentialFingerprint(request)
+        return state.withLock { state in
+            let key = request.url.absoluteString
+            guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials),
+                var entry = state.entries[key]?[index]
+            else { return nil }
+            state.bytes -= entry.cost
+            for field in notModified.headers
+            where ["cache-control", "etag", "expires", "last-modified", "date"].contains(field.name.lowercased()) {
                 entry.response.headers[field.name] = field.value
             }
             let directives = CacheControl(entry.response.headers["Cache-Control"])
             entry.storedAt = now
             entry.maxAge = directives.maxAge
             entry.mustRevalidate = directives.noCache
-            state.entries[url.absoluteString] = entry
+            state.entries[key]?[index] = entry
+            state.bytes += entry.cost
+            evict(&state)
             return entry.response
+        }
+    }
+
+    // MARK: Keys
+
+    private func matchIndex(in variants: [Entry], request: ResourceRequest, credentials: [UInt8]) -> Int? {
+        variants.firstIndex { entry in
+            entry.credentials == credentials && entry.varied == fingerprint(request, names: entry.varyNames)
+        }
+    }
+
+    /// The request's credential-bearing header values, fingerprinted.
+    private func credentialFingerprint(_ request: ResourceRequest) -> [UInt8] {
+        let names = Self.credentialHeaderNames.union(request.credentialHeaders.map { $0.lowercased() })
+        return fingerprint(request, names: names.sorted())
+    }
+
+    /// A salted SHA-256 of the request's values for `names` (sorted, lowercased): equal
+    /// exactly when every named header has the same values, absent ones included.
+    private func fingerprint(_ request: ResourceRequest, names: [String]) -> [UInt8] {
+        var bytes = salt
+        for name in names {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(0)
+            for field in request.headers where field.name.lowercased() == name {
+                bytes.append(1)
+                bytes.append(contentsOf: field.value.utf8)
+            }
+            bytes.append(0)
+        }
+        return SHA256.digest(bytes)
+    }
+
+    /// The lowercased, sorted, distinct names in the response's `Vary` fields.
+    private static func varyNames(_ response: ResourceResponse) -> [String] {
+        var names: Set<String> = []
+        for field in response.headers where field.name.lowercased() == "vary" {
+            for name in field.value.split(separator: ",") {
+                let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+                if !trimmed.isEmpty { names.insert(trimmed) }
+            }
+        }
+        return names.sorted()
+    }
+
+    private func evict(_ state: inout State) {
+        while state.bytes > maximumBytes {
+            var oldest: (key: String, index: Int, lastUsed: UInt64)?
+            for (key, variants) in state.entries {
+                for (index, entry) in variants.enumerated() where entry.lastUsed < (oldest?.lastUsed ?? .max) {
+                    oldest = (key, index, entry.lastUsed)
+                }
+            }
+            guard let oldest, let removed = state.entries[oldest.key]?.remove(at: oldest.index) else { return }
+            if state.entries[oldest.key]?.isEmpty == true { state.entries[oldest.key] = nil }
+            state.bytes -= removed.cost
         }
     }
 }

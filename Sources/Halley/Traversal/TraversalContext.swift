@@ -231,7 +231,7 @@ final class TraversalContext: Sendable {
     func exchange(_ original: ResourceRequest) async throws -> ResourceResponse {
         var request = original
         let isGet = request.method == .get
-        let cached = isGet ? cache?.lookup(request.url) : nil
+        let cached = isGet ? cache?.lookup(request) : nil
         if let cached {
             if cached.isFresh(at: .now) {
                 emit(.cacheHit(url: request.url))
@@ -254,12 +254,12 @@ final class TraversalContext: Sendable {
             let outcome = try await attemptOnce(request, attempt: attempt)
             switch outcome {
             case .response(let response):
-                if response.status == 304, cached != nil, let refreshed = cache?.refresh(request.url, with: response) {
+                if response.status == 304, cached != nil, let refreshed = cache?.refresh(original, with: response) {
                     emit(.cacheRevalidated(url: request.url))
                     return refreshed
                 }
                 if response.isSuccess {
-                    if isGet { cache?.store(response, for: request.url) }
+                    if isGet { cache?.store(response, for: original) }
                     if !isGet && !request.method.isSafe { invalidateCache(after: response, for: request.url) }
                     return response
                 }

@@ -77,15 +77,137 @@ import Testing
     }
 
     @Test func theCacheIsBoundedAndDropsTheLeastRecentlyUsed() {
-        let cache = ResponseCache(maximumBytes: 25)
+        // Each entry costs its body (10), its headers (23) and 256: two fit in 600 bytes.
+        let cache = ResponseCache(maximumBytes: 600)
+        func request(_ name: String) -> ResourceRequest { ResourceRequest(url: Graph.url("/\(name)")) }
         for name in ["a", "b", "c"] {
             cache.store(ResourceResponse(headers: ["Cache-Control": "max-age=60"], url: Graph.url("/\(name)"),
-                                         body: Data(repeating: 1, count: 10)), for: Graph.url("/\(name)"))
-            if name == "b" { _ = cache.lookup(Graph.url("/a")) }
+                                         body: Data(repeating: 1, count: 10)), for: request(name))
+            if name == "b" { _ = cache.lookup(request("a")) }
         }
         #expect(cache.count == 2)
-        #expect(cache.lookup(Graph.url("/a")) != nil)
-        #expect(cache.lookup(Graph.url("/b")) == nil)
-        #expect(cache.lookup(Graph.url("/c")) != nil)
+        #expect(cache.lookup(request("a")) != nil)
+        #expect(cache.lookup(request("b")) == nil)
+        #expect(cache.lookup(request("c")) != nil)
+    }
+
+    // MARK: Credentials and Vary
+
+    /// `/me` answers with whoever asked (its `Authorization`), fresh for a minute, with
+    /// `vary` as its `Vary` header when given.
+    private func whoAmIServer(vary: String? = nil) async -> InMemoryRequester {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/me") { request in
+            var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+            if let vary { headers["Vary"] = vary }
+            let body: JSONValue = ["user": request.headers["Authorization"].map { .string($0) } ?? .null,
+                                   "language": request.headers["Accept-Language"].map { .string($0) } ?? .null]
+            return ResourceResponse(headers: headers, url: request.url, body: body.serialized())
+        }
+        return requester
+    }
+
+    private func call(_ manager: ResourceManager, _ headers: HTTPHeaders) async throws -> JSONValue {
+        var options = TraversalOptions()
+        options.headers = headers
+        return try await manager.resource(from: Graph.url("/me"), options: options)
+    }
+
+    @Test func oneUsersCachedResponseIsNeverServedToAnotherOrToACallWithoutCredentials() async throws {
+        let requester = await whoAmIServer()
+        let cache = ResponseCache()
+        let manager = manager(requester, cache: cache)
+        #expect(try await call(manager, ["Authorization": "Bearer alice"])["user"] == "Bearer alice")
+        #expect(try await call(manager, ["Authorization": "Bearer bob"])["user"] == "Bearer bob")
+        #expect(try await call(manager, [:])["user"] == .null)
+        #expect(await requester.requestCount == 3, "three credentials, three requests")
+        // Each is now served from the cache to its own caller only.
+        #expect(try await call(manager, ["Authorization": "Bearer alice"])["user"] == "Bearer alice")
+        #expect(try await call(manager, ["Authorization": "Bearer bob"])["user"] == "Bearer bob")
+        #expect(try await call(manager, [:])["user"] == .null)
+        #expect(await requester.requestCount == 3)
+        #expect(cache.count == 3)
+        // A cookie is a credential too, and so is a header the caller names as one.
+        #expect(try await call(manager, ["Cookie": "session=1"])["user"] == .null)
+        #expect(await requester.requestCount == 4)
+        var options = TraversalOptions()
+        options.headers = ["X-Api-Key": "k1"]
+        options.credentialHeaders = ["X-Api-Key"]
+        _ = try await manager.resource(from: Graph.url("/me"), options: options)
+        #expect(await requester.requestCount == 5)
+        cache.invalidate(Graph.url("/me"))
+        #expect(cache.count == 0, "invalidation removes every variant")
+    }
+
+    @Test func credentialsAreFingerprintedNotStoredInClear() async throws {
+        let requester = await whoAmIServer()
+        let cache = ResponseCache()
+        _ = try await call(manager(requester, cache: cache), ["Authorization": "Bearer s3cr3t-token"])
+        let entry = try #require(cache.lookup(ResourceRequest(url: Graph.url("/me"), headers: ["Authorization": "Bearer s3cr3t-token"])))
+        #expect(entry.credentials.count == 32)
+        #expect(!String(decoding: entry.credentials, as: UTF8.self).contains("s3cr3t"))
+        #expect(cache.lookup(ResourceRequest(url: Graph.url("/me"), headers: ["Authorization": "Bearer other"])) == nil)
+    }
+
+    @Test func varyServesOnlyRequestsWhoseVariedHeadersMatch() async throws {
+        let requester = await whoAmIServer(vary: "Accept-Language")
+        let manager = manager(requester)
+        #expect(try await call(manager, ["Accept-Language": "en"])["language"] == "en")
+        #expect(try await call(manager, ["Accept-Language": "fr"])["language"] == "fr")
+        #expect(try await call(manager, [:])["language"] == .null)
+        #expect(await requester.requestCount == 3)
+        #expect(try await call(manager, ["Accept-Language": "en"])["language"] == "en")
+        #expect(try await call(manager, ["Accept-Language": "fr"])["language"] == "fr")
+        #expect(await requester.requestCount == 3, "each variant is served from the cache")
+    }
+
+    @Test func varyStarIsNeverServedFromTheCache() async throws {
+        let requester = await whoAmIServer(vary: "*")
+        let cache = ResponseCache()
+        let manager = manager(requester, cache: cache)
+        _ = try await call(manager, [:])
+        _ = try await call(manager, [:])
+        #expect(await requester.requestCount == 2)
+        #expect(cache.count == 0)
+    }
+
+    @Test func theFingerprintDigestIsSHA256() {
+        func hex(_ text: String) -> String { SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    // MARK: Over loopback HTTP
+
+    @Test func overHTTPTwoTokensThroughOneCachedManagerEachGetTheirOwn() async throws {
+        let server = try await TestServer.isolated()
+        var configuration = ResourceManager.Configuration()
+        configuration.cache = ResponseCache()
+        let manager = ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        func call(_ headers: HTTPHeaders, vary: String? = nil) async throws -> JSONValue {
+            var options = TraversalOptions()
+            options.headers = headers
+            let path = "/cacheable" + (vary.map { "?vary=" + TestServer.queryValue($0) } ?? "")
+            return try await manager.resource(from: server.url(path), options: options)
+        }
+        for _ in 0..<2 {
+            #expect(try await call(["Authorization": "Bearer alice"])["authorization"] == "Bearer alice")
+            #expect(try await call(["Authorization": "Bearer bob"])["authorization"] == "Bearer bob")
+            #expect(try await call([:])["authorization"] == .null)
+        }
+        #expect(try await server.requests(containing: "/cacheable").count == 3)
+
+        for _ in 0..<2 {
+            #expect(try await call(["Accept-Language": "en"], vary: "Accept-Language")["language"] == "en")
+            #expect(try await call(["Accept-Language": "fr"], vary: "Accept-Language")["language"] == "fr")
+        }
+        #expect(try await server.requests(containing: "vary=Accept-Language").count == 2)
+
+        _ = try await call([:], vary: "*")
+        _ = try await call([:], vary: "*")
+        #expect(try await server.requests(containing: "vary=%2A").count + server.requests(containing: "vary=*").count == 2)
     }
 }

@@ -145,6 +145,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._send(200, "text/html; charset=utf-8", body)
         if path == "/echo-headers":
             return self._json(200, HAL, {"_links": {"self": {"href": "/echo-headers"}}, "headers": headers})
+        if path == "/cacheable":
+            # Fresh for a minute; `vary` (when given) becomes the Vary header. The body tells
+            # whose request produced it, so a test sees which stored answer it was served.
+            extra = {"Cache-Control": "max-age=60"}
+            if "vary" in query:
+                extra["Vary"] = query["vary"][0]
+            body = {"_links": {"self": {"href": path}}, "authorization": headers.get("authorization"),
+                    "language": headers.get("accept-language")}
+            return self._send(200, HAL, json.dumps(body).encode("utf-8"), extra)
         if path == "/slow":
             try:
                 ms = int(query.get("ms", ["0"])[0])
