@@ -180,3 +180,27 @@ import Testing
         CLIExpect.failure(result, status: 3)
     }
 }
+
+/// `--fixtures DIR` never reads outside DIR: a query or a symlink that would leave it is exit 3.
+@Suite struct CLIFixturesEscapeTests {
+    @Test func queriesAndSymlinksThatLeaveTheDirectoryAreRefusedWithExit3() async throws {
+        let manager = FileManager.default
+        let root = manager.temporaryDirectory.appendingPathComponent("halley-escape-\(UUID().uuidString)")
+        let directory = root.appendingPathComponent("api")
+        try manager.createDirectory(at: directory.appendingPathComponent("a"), withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: root) }
+        try Data(#"{"_links": {"self": {"href": "/a/b"}}, "ok": true}"#.utf8).write(to: directory.appendingPathComponent("a/b.json"))
+        try manager.createDirectory(at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try Data(#"{"secret": "do not read"}"#.utf8).write(to: root.appendingPathComponent("out/secret.json"))
+        try manager.createSymbolicLink(at: directory.appendingPathComponent("link.json"),
+                                       withDestinationURL: root.appendingPathComponent("out/secret.json"))
+
+        let ok = try await CLIRunner.run(["get", "--fixtures", directory.path, "https://api.example.com/a/b"])
+        #expect(ok.status == 0, "\(ok)")
+        for url in ["https://api.example.com/a?x=/../../out/secret", "https://api.example.com/link"] {
+            let result = try await CLIRunner.run(["get", "--fixtures", directory.path, url])
+            CLIExpect.failure(result, status: 3, containing: ["outside the fixture directory"])
+            #expect(!result.stdout.contains("do not read") && !result.stderr.contains("do not read"), "\(result)")
+        }
+    }
+}

@@ -69,9 +69,51 @@ import Testing
         #expect(try files("https://api.example.com/contacts/") == ["/srv/fixtures/contacts/index.json"])
         #expect(try files("https://api.example.com/contacts?page=2&size=5") == ["/srv/fixtures/contacts@page=2&size=5.json"])
         #expect(try files("https://api.example.com/data.json") == ["/srv/fixtures/data.json"])
-        #expect(try files("https://api.example.com/a/../../etc/passwd") == [])
-        #expect(try files("https://api.example.com/a/%2E%2E/%2E%2E/etc/passwd") == [])
         #expect(try files("file:///etc/passwd") == ["/srv/fixtures/etc/passwd.json", "/srv/fixtures/etc/passwd/index.json"])
+    }
+
+    /// A scratch fixture directory holding `a.json`, with `secret.json` beside it (outside)
+    /// and a symlink `link.json` inside pointing at the secret.
+    private func escapeSandbox() throws -> (directory: URL, cleanup: () -> Void) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("halley-fixtures-\(UUID().uuidString)")
+        let directory = root.appendingPathComponent("api")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("b"), withIntermediateDirectories: true)
+        try Data(#"{"inside": true}"#.utf8).write(to: directory.appendingPathComponent("a.json"))
+        try Data(#"{"secret": true}"#.utf8).write(to: root.appendingPathComponent("secret.json"))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("link.json"),
+                                                   withDestinationURL: root.appendingPathComponent("secret.json"))
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("out"), withDestinationURL: root)
+        return (directory, { try? FileManager.default.removeItem(at: root) })
+    }
+
+    @Test func fileRequesterNeverReadsOutsideItsDirectory() async throws {
+        let (directory, cleanup) = try escapeSandbox()
+        defer { cleanup() }
+        let requester = FileRequester(directory: directory)
+        func response(_ url: String) async throws -> ResourceResponse {
+            try await requester.response(for: ResourceRequest(url: try #require(URL(string: url))))
+        }
+        #expect(try await response("https://x.example/a").status == 200)
+        for escape in [
+            "https://x.example/a?x=/../../secret", "https://x.example/b/c?x=/../../../secret",
+            "https://x.example/link", "https://x.example/out/secret", "https://x.example/a/../../secret",
+            "https://x.example/a/%2E%2E/%2E%2E/secret",
+        ] {
+            await #expect(throws: HalleyError.self, "\(escape)") {
+                let answer = try await response(escape)
+                Issue.record("\(escape) answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+            }
+            do {
+                _ = try await response(escape)
+            } catch let error as HalleyError {
+                #expect(error.code == .invalidURL)
+                #expect(error.message.contains("outside the fixture directory"))
+            }
+        }
+        // Through the engine, the same refusal is the call's error.
+        await #expect {
+            _ = try await ResourceManager(requester: requester).resource(from: try #require(URL(string: "https://x.example/link")))
+        } throws: { ($0 as? HalleyError)?.code == .invalidURL }
     }
 
     @Test func fileRequesterServesFixturesAndAnswers404ForMissingOnes() async throws {
