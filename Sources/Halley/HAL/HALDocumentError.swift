@@ -22,7 +22,9 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         public static let invalidUTF8 = Code(rawValue: "invalidUTF8")
         /// The body nests arrays and objects deeper than the limit.
         public static let nestingTooDeep = Code(rawValue: "nestingTooDeep")
-        /// The top-level value (or an embedded resource) is not an object.
+        /// The top-level value (or an embedded resource) is not an object. An `_embedded`
+        /// relation holding plain values (Spring's `CollectionModel<String>`) is reported with
+        /// this code in ``HALResource/problems`` and kept as data.
         public static let resourceNotObject = Code(rawValue: "resourceNotObject")
         /// `_links` is not an object.
         public static let linksNotObject = Code(rawValue: "linksNotObject")
@@ -53,8 +55,11 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     /// The JSON syntax error behind ``Code/invalidJSON``, ``Code/invalidUTF8`` and
     /// ``Code/nestingTooDeep``.
     public let jsonError: JSONParsingError?
-    /// The relation a malformed link belongs to.
+    /// The relation a malformed link (or a plain embedded value) belongs to.
     public internal(set) var relation: LinkRelation?
+    /// The `name` of a malformed link, when it has a string one. Selecting a link by name
+    /// (`rel@name`) skips malformed siblings and fails only on the link it selects.
+    public internal(set) var linkName: String?
 
     /// Creates an error.
     public init(code: Code, path: String, message: String, url: URL? = nil, jsonError: JSONParsingError? = nil) {
@@ -87,6 +92,7 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     func with(url: URL?) -> HALDocumentError {
         var copy = HALDocumentError(code: code, path: path, message: message, url: url, jsonError: jsonError)
         copy.relation = relation
+        copy.linkName = linkName
         return copy
     }
 }

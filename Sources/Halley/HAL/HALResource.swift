@@ -106,9 +106,10 @@ public struct HALResource: Sendable, Hashable {
         return state
     }
 
-    /// Every malformed link left out of this resource and the resources it embeds.
+    /// Every malformed link left out of this resource and the resources it embeds, and every
+    /// `_embedded` relation that holds plain values rather than resources.
     public var problems: [HALDocumentError] {
-        links.problems + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }
+        links.problems + embedded.problems + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }
     }
 
     /// The absolute URL of a non-templated link, resolved against ``baseURL`` (RFC 3986,
@@ -144,13 +145,30 @@ public struct EmbeddedResources: Sendable, Hashable {
         public let isArray: Bool
     }
 
+    /// A relation of `_embedded` that holds plain values rather than resources.
+    public struct Value: Sendable, Hashable {
+        /// The relation as written.
+        public let rel: LinkRelation
+        /// What the document wrote under it.
+        public let value: JSONValue
+    }
+
     /// The relations in document order.
     public let entries: [Entry]
+    /// Relations that hold plain values (strings, numbers, arrays of them) instead of
+    /// resources, as written: Spring HATEOAS renders `CollectionModel<String>` as
+    /// `{"_embedded": {"strings": ["a", "b"]}}`. They stay in the document and are reported in
+    /// ``problems``; ``HALParsingOptions/MalformedLinkPolicy/fail`` throws instead.
+    public let values: [Value]
+    /// One ``HALDocumentError/Code/resourceNotObject`` per relation in ``values``.
+    public let problems: [HALDocumentError]
     private let scope: CURIEScope
     private let relKeys: [String]
 
     init(scope: CURIEScope) {
         entries = []
+        values = []
+        problems = []
         self.scope = scope
         relKeys = []
     }
@@ -160,6 +178,14 @@ public struct EmbeddedResources: Sendable, Hashable {
     {
         var entries: [Entry] = []
         entries.reserveCapacity(json.count)
+        var values: [Value] = []
+        var problems: [HALDocumentError] = []
+        func keepAsData(_ rel: String, _ value: JSONValue, _ problem: HALDocumentError) throws(HALDocumentError) {
+            let tagged = problem.tagged(rel: rel)
+            if options.malformedLinks == .fail { throw tagged }
+            values.append(Value(rel: LinkRelation(rel), value: value))
+            problems.append(tagged)
+        }
         for (rel, value) in json.members {
             let relPath = JSONPath.appending(.key(rel), to: path)
             switch value {
@@ -167,24 +193,31 @@ public struct EmbeddedResources: Sendable, Hashable {
                 let resource = try HALResource(object: object, path: relPath, baseURL: baseURL, scope: scope, options: options)
                 entries.append(Entry(rel: LinkRelation(rel), resources: [resource], isArray: false))
             case .array(let elements):
+                if let index = elements.firstIndex(where: { $0.objectValue == nil }) {
+                    let element = elements[index]
+                    try keepAsData(rel, value, HALDocumentError(
+                        code: .resourceNotObject, path: JSONPath.appending(.index(index), to: relPath),
+                        message: "embedded \(rel) holds a \(element.kindName), not a resource object"))
+                    continue
+                }
                 var resources: [HALResource] = []
                 resources.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
+                    guard case .object(let object) = element else { continue }
                     let elementPath = JSONPath.appending(.index(index), to: relPath)
-                    guard case .object(let object) = element else {
-                        throw HALDocumentError(code: .resourceNotObject, path: elementPath,
-                                               message: "embedded \(rel) holds a \(element.kindName), not a resource object")
-                    }
                     resources.append(
                         try HALResource(object: object, path: elementPath, baseURL: baseURL, scope: scope, options: options))
                 }
                 entries.append(Entry(rel: LinkRelation(rel), resources: resources, isArray: true))
             default:
-                throw HALDocumentError(code: .resourceNotObject, path: relPath,
-                                       message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources")
+                try keepAsData(rel, value, HALDocumentError(
+                    code: .resourceNotObject, path: relPath,
+                    message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources"))
             }
         }
         self.entries = entries
+        self.values = values
+        self.problems = problems
         self.scope = scope
         relKeys = entries.map(\.rel.rawValue)
     }
@@ -201,6 +234,20 @@ public struct EmbeddedResources: Sendable, Hashable {
     /// The embedded resources of `rel`; empty when there are none.
     public func resources(for rel: LinkRelation) -> [HALResource] {
         entry(for: rel)?.resources ?? []
+    }
+
+    /// The plain value of `rel` when it holds data rather than resources (see ``values``).
+    public func value(for rel: LinkRelation) -> JSONValue? {
+        let keys = values.map(\.rel.rawValue)
+        return scope.match(rel.rawValue, in: keys).map { values[$0].value }
+    }
+
+    /// Plain-value problems of `rel`.
+    func problems(for rel: LinkRelation) -> [HALDocumentError] {
+        guard !problems.isEmpty, value(for: rel) != nil else { return [] }
+        let keys = values.map(\.rel.rawValue)
+        guard let index = scope.match(rel.rawValue, in: keys) else { return [] }
+        return [problems[index]]
     }
 
     /// The first embedded resource of `rel`.

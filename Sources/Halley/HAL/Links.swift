@@ -87,12 +87,14 @@ public struct Links: Sendable, Hashable {
     /// The links of `rel`, as with ``links(for:)``.
     public subscript(rel: LinkRelation) -> [Link] { links(for: rel) }
 
-    /// Malformed links of `rel` that were left out while parsing.
-    public func problems(for rel: LinkRelation) -> [HALDocumentError] {
+    /// Malformed links of `rel` that were left out while parsing; with `name`, only those
+    /// whose own `name` is `name` (a malformed sibling with another name is not selected).
+    public func problems(for rel: LinkRelation, named name: String? = nil) -> [HALDocumentError] {
         guard !problems.isEmpty else { return [] }
         let wanted = scope.expandedURI(of: rel.rawValue)
         return problems.filter { problem in
             guard let problemRel = problem.relation?.rawValue else { return false }
+            if let name, problem.linkName != name { return false }
             return problemRel == rel.rawValue || (wanted != nil && scope.expandedURI(of: problemRel) == wanted)
         }
     }
@@ -139,8 +141,9 @@ extension Links {
         var problems: [HALDocumentError] = []
         var curies: [CURIE] = []
 
-        func report(_ error: HALDocumentError, rel: String) throws(HALDocumentError) {
-            let tagged = error.tagged(rel: rel)
+        func report(_ error: HALDocumentError, rel: String, link: JSONObject? = nil) throws(HALDocumentError) {
+            var tagged = error.tagged(rel: rel)
+            if case .string(let name)? = link?["name"] { tagged.linkName = name }
             if options.malformedLinks == .fail { throw tagged }
             problems.append(tagged)
         }
@@ -152,7 +155,7 @@ extension Links {
             switch value {
             case .object(let object):
                 isArray = false
-                do { links.append(try Link(json: object, path: relPath)) } catch { try report(error, rel: rel) }
+                do { links.append(try Link(json: object, path: relPath)) } catch { try report(error, rel: rel, link: object) }
             case .array(let elements):
                 isArray = true
                 links.reserveCapacity(elements.count)
@@ -164,7 +167,9 @@ extension Links {
                                    rel: rel)
                         continue
                     }
-                    do { links.append(try Link(json: object, path: elementPath)) } catch { try report(error, rel: rel) }
+                    do { links.append(try Link(json: object, path: elementPath)) } catch {
+                        try report(error, rel: rel, link: object)
+                    }
                 }
             default:
                 try report(HALDocumentError(code: .linkNotObject, path: relPath,

@@ -174,7 +174,7 @@ public struct FollowChain: Sendable {
             return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
         }
         guard let link else {
-            if let problem = resource.links.problems(for: hop.rel).first {
+            if let problem = resource.links.problems(for: hop.rel, named: hop.linkName).first {
                 throw HalleyError(code: .malformedLink, includePath: path, url: resource.baseURL,
                                   message: "hop \(number) (\(hop.rel)): \(problem.message) at \(problem.path)",
                                   underlying: problem)

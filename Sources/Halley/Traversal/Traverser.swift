@@ -64,6 +64,13 @@ struct Traverser: Sendable {
         }
         switch collection.embedded.entries.count {
         case 0:
+            if let problem = collection.embedded.problems.first, collection.embedded.problems.count == 1 {
+                // The one embedded relation holds plain values (Spring's CollectionModel<String>):
+                // they are data, not items that includes could be merged into.
+                throw HalleyError(code: .invalidDocument, includePath: includePath, url: collection.baseURL,
+                                  message: "the collection's items are not resources: \(problem.message) at \(problem.path)",
+                                  underlying: problem)
+            }
             return []
         case 1:
             return try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes)
@@ -109,8 +116,15 @@ struct Traverser: Sendable {
         if let entry = embeddedEntry, context.preference == .embedded || linkRelation == nil {
             return .embedded(entry)
         }
-        try checkProblems(of: rel, in: resource, includePath: node.path)
-        guard let relation = linkRelation else { return .missing }
+        try checkProblems(of: rel, named: node.segment.linkName, in: resource, includePath: node.path)
+        guard let relation = linkRelation else {
+            if let problem = resource.embedded.problems(for: rel).first {
+                throw HalleyError(code: .malformedLink, includePath: node.path, url: resource.baseURL,
+                                  message: "embedded \(rel) is not a resource: \(problem.message) at \(problem.path)",
+                                  underlying: problem)
+            }
+            return .missing
+        }
         return .links(relation)
     }
 
@@ -253,8 +267,9 @@ struct Traverser: Sendable {
         return resource.embedded.entry(for: key) != nil || resource.links.relation(key) != nil
     }
 
-    private func checkProblems(of rel: LinkRelation, in resource: HALResource, includePath: String?) throws(HalleyError) {
-        guard let problem = resource.links.problems(for: rel).first else { return }
+    private func checkProblems(of rel: LinkRelation, named name: String? = nil, in resource: HALResource,
+                               includePath: String?) throws(HalleyError) {
+        guard let problem = resource.links.problems(for: rel, named: name).first else { return }
         throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
                           message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
                           underlying: problem)
