@@ -23,13 +23,10 @@ extension ResourceManager {
     func send(
         _ method: HTTPMethod, to url: URL, body: RequestBody, options: TraversalOptions, trusting trustRoot: URL
     ) async throws -> ActionResponse {
-        let context = makeContext(root: trustRoot, options: options, variables: callVariables(options),
-                                  collectsFailures: false)
-        return try await context.withinDeadline {
-            try context.checkScheme(url, includePath: nil)
-            let request = try await context.makeRequest(url, method: method, body: body, includePath: nil)
-            return try await context.withFallback(for: request) { (response) throws(HalleyError) in
-                try context.validate(response, document: nil, includePath: nil)
+        let pipeline = pipeline(trusting: trustRoot, options: options)
+        return try await pipeline.withinDeadline {
+            try await pipeline.perform(url, method: method, body: body, includePath: nil) { (response) throws(HalleyError) in
+                try pipeline.validate(response, document: nil, includePath: nil)
                 return ActionResponse(response: response)
             }
         }

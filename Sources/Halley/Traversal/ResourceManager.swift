@@ -31,8 +31,25 @@ public struct ResourceManager: Sendable {
         public var allowedOrigins: Set<Origin> = []
         /// Receives every call's events.
         public var observer: TraversalObserver?
-        /// Headers computed per request (token refresh), after ``headers``.
+        /// Headers computed for every attempt of every request (tokens), after ``headers``:
+        /// a retry asks again, so it never re-sends a token that was refreshed meanwhile.
         public var headerProvider: HeaderProvider?
+        /// Refreshes credentials when a trusted origin answers `401`: it runs once however
+        /// many requests were rejected at the same time, then each is retried once with fresh
+        /// headers from ``headerProvider``; a second `401` is the error. `nil` by default.
+        ///
+        /// ```swift
+        /// configuration.headerProvider = { ["Authorization": "Bearer \(await tokens.current())"] }
+        /// configuration.refreshCredentials = { try await tokens.refresh() }
+        /// ```
+        ///
+        /// Copies of a configuration share one refresh in flight.
+        public var refreshCredentials: (@Sendable () async throws -> Void)? {
+            get { credentialRefresher?.action }
+            set { credentialRefresher = newValue.map(CredentialRefresher.init) }
+        }
+        /// The single-flight state behind ``refreshCredentials``.
+        var credentialRefresher: CredentialRefresher?
         /// Runs on every request after the header rules; the call's configurator runs after it.
         public var configureRequest: RequestConfigurator?
         /// How failed requests are retried; no retries by default.
@@ -209,8 +226,13 @@ public struct ResourceManager: Sendable {
     func makeContext(root: URL, options: TraversalOptions, variables: [String: TemplateValue], collectsFailures: Bool)
         -> TraversalContext
     {
-        TraversalContext(requester: requester, configuration: configuration, options: options, variables: variables,
-                         rootURL: root, collectsFailures: collectsFailures)
+        TraversalContext(pipeline: pipeline(trusting: root, options: options), options: options, variables: variables,
+                         collectsFailures: collectsFailures)
+    }
+
+    /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin.
+    func pipeline(trusting trustRoot: URL, options: TraversalOptions) -> RequestPipeline {
+        RequestPipeline(requester: requester, configuration: configuration, options: options, trustRoot: trustRoot)
     }
 
     /// The call's variables: the provider's (evaluated now, once per call), the manager's,

@@ -30,6 +30,11 @@ public enum TraversalEvent: Sendable {
     case cacheRevalidated(url: URL)
     /// A request failed and the fallback's response was used instead.
     case fallbackUsed(url: URL, error: HalleyError)
+    /// A trusted origin answered `401` and ``ResourceManager/Configuration/refreshCredentials``
+    /// started; requests rejected meanwhile wait for it.
+    case credentialsRefreshStarted(url: URL)
+    /// The credential refresh ended; `error` describes why it failed, `nil` on success.
+    case credentialsRefreshFinished(url: URL, error: String?)
     /// The result key of a relationship is already an attribute of its parent; the attribute
     /// is kept and the relationship lands in `_embedded` under that key.
     case resultKeyTaken(includePath: String, key: String)

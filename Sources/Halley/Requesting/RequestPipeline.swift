@@ -1,0 +1,351 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The one path every request of a call takes, traversal or action: header layering,
+/// credentials per origin, cache, concurrency limit, per-attempt timeout, retries,
+/// credential refresh on `401`, status validation, validators, fallback and events.
+///
+/// One pipeline serves one call (its concurrency limit, deadline and pending requests are
+/// the call's); the cache and the credential refresher are shared through the manager's
+/// configuration.
+final class RequestPipeline: Sendable {
+    let requester: any RequesterInterface
+    /// When the call started; request records are measured from here.
+    let start: ContinuousClock.Instant
+
+    private let headers: HTTPHeaders
+    private let callHeaders: HTTPHeaders
+    private let headerProvider: HeaderProvider?
+    private let configurators: [RequestConfigurator]
+    private let credentialHeaders: Set<String>
+    private let trustedOrigins: Set<Origin>
+    private let retryPolicy: RetryPolicy
+    private let timeout: Duration?
+    private let deadline: Duration?
+    private let validators: [ResponseValidator]
+    private let fallback: ResponseFallback?
+    private let cache: ResponseCache?
+    private let refresher: CredentialRefresher?
+    private let maxBodyBytes: Int
+    private let observers: [TraversalObserver]
+    private let semaphore: AsyncSemaphore
+    private let inFlight = LockedValue<[String: Int]>([:])
+
+    static let accept = "application/hal+json, application/json;q=0.9, */*;q=0.1"
+
+    /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
+    /// allowed origins).
+    init(requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: TraversalOptions,
+         trustRoot: URL) {
+        self.requester = requester
+        headers = configuration.headers
+        callHeaders = options.headers
+        headerProvider = configuration.headerProvider
+        configurators = [configuration.configureRequest, options.configureRequest].compactMap { $0 }
+        credentialHeaders = Set(configuration.credentialHeaders.union(options.credentialHeaders).map { $0.lowercased() })
+        trustedOrigins = configuration.allowedOrigins.union(options.allowedOrigins).union([Origin(trustRoot)])
+        retryPolicy = options.retryPolicy ?? configuration.retryPolicy
+        timeout = options.requestTimeout ?? configuration.requestTimeout
+        deadline = options.deadline
+        validators = [configuration.validator, options.validator].compactMap { $0 }
+        fallback = options.fallback ?? configuration.fallback
+        cache = configuration.cache
+        refresher = configuration.credentialRefresher
+        maxBodyBytes = options.maxBodyBytes
+        observers = [configuration.observer, options.observer].compactMap { $0 }
+        semaphore = AsyncSemaphore(permits: options.maxConcurrency ?? configuration.maxConcurrency)
+        start = .now
+    }
+
+    func emit(_ event: TraversalEvent) {
+        for observer in observers { observer(event) }
+    }
+
+    // MARK: Deadline
+
+    /// Runs `body` within the call's time budget. Past the deadline every request in flight
+    /// is cancelled and the call fails with a timeout naming what was pending.
+    func withinDeadline<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        guard let deadline else { return try await body() }
+        return try await withTimeLimit(deadline, body) {
+            let pending = inFlight.get().keys.sorted()
+            return HalleyError(
+                code: .timeout,
+                message: "the call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
+                    + (pending.isEmpty ? "" : ": " + pending.joined(separator: ", ")))
+        }
+    }
+
+    // MARK: Performing
+
+    /// Sends one request with the whole policy and turns the response into a value with
+    /// `accept`; when either fails and a fallback supplies a response, that response goes
+    /// through `accept` instead.
+    func perform<Value>(
+        _ url: URL, method: HTTPMethod, body: RequestBody = .none, includePath: String?,
+        accept: (ResourceResponse) throws(HalleyError) -> Value
+    ) async throws -> Value {
+        try checkScheme(url, includePath: includePath)
+        let draft = Draft(url: url, method: method, body: body, includePath: includePath)
+        let first = try await build(draft)
+        do {
+            return try accept(try await exchange(draft, first: first))
+        } catch let error as HalleyError {
+            guard let fallback, let response = await fallback(first.request, error) else { throw error }
+            emit(.fallbackUsed(url: url, error: error))
+            guard response.isSuccess else {
+                let httpError = HTTPError(response: response)
+                throw HalleyError(code: .http, includePath: includePath, url: url,
+                                  message: "fallback response: \(httpError.description)", underlying: httpError)
+            }
+            return try accept(response)
+        }
+    }
+
+    /// Runs the validators (manager's, then call's) on a 2xx response.
+    func validate(_ response: ResourceResponse, document: HALResource?, includePath: String?) throws(HalleyError) {
+        for validator in validators {
+            do {
+                try validator(response, document)
+            } catch {
+                throw HalleyError(code: .validation, includePath: includePath, url: response.url,
+                                  message: "response rejected by the validator: \(error)", underlying: error)
+            }
+        }
+    }
+
+    func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
+        guard let scheme = url.scheme?.lowercased(), requester.supportedSchemes.contains(scheme) else {
+            throw HalleyError(code: .unsupportedScheme, includePath: includePath, url: url,
+                              message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
+        }
+    }
+
+    // MARK: Building requests
+
+    /// What a request is before its headers are computed: each attempt computes them anew.
+    private struct Draft {
+        let url: URL
+        let method: HTTPMethod
+        let body: RequestBody
+        let includePath: String?
+    }
+
+    /// A built request and the credential generation it was built with.
+    private struct Built {
+        let request: ResourceRequest
+        let generation: Int
+    }
+
+    /// Builds a request: `Accept`, the manager's headers, the provider's (asked now, so every
+    /// attempt carries fresh credentials), the call's (credential ones only for trusted
+    /// origins), the body, then the configurators.
+    private func build(_ draft: Draft) async throws -> Built {
+        // Read before the provider runs: a refresh that lands meanwhile makes this request's
+        // credentials count as old, which at worst retries it once more with new ones.
+        let generation = refresher?.generation ?? 0
+        var request = ResourceRequest(url: draft.url, method: draft.method, includePath: draft.includePath,
+                                      timeout: timeout)
+        request.credentialHeaders = credentialHeaders
+        request.trustedOrigins = trustedOrigins
+        request.maxBodyBytes = maxBodyBytes
+        request.headers["Accept"] = Self.accept
+        var fields = headers
+        if let headerProvider {
+            do {
+                fields.merge(try await headerProvider())
+            } catch {
+                if error is CancellationError { throw error }
+                throw HalleyError(code: .transport, includePath: draft.includePath, url: draft.url,
+                                  message: "the header provider failed: \(error)", underlying: error)
+            }
+        }
+        fields.merge(callHeaders)
+        let trusted = isTrusted(draft.url)
+        for field in fields where trusted || !credentialHeaders.contains(field.name.lowercased()) {
+            request.headers[field.name] = field.value
+        }
+        if let (data, contentType) = draft.body.encoded {
+            request.body = data
+            request.headers["Content-Type"] = contentType
+        }
+        for configure in configurators { try await configure(&request) }
+        return Built(request: request, generation: generation)
+    }
+
+    private func isTrusted(_ url: URL) -> Bool { trustedOrigins.contains(Origin(url)) }
+
+    // MARK: Exchanging
+
+    /// One request with the whole policy: cache, concurrency limit, timeout, retries,
+    /// credential refresh, events.
+    ///
+    /// - Returns: A 2xx response (a `304` for a cached response becomes that response).
+    /// - Throws: ``HalleyError`` (`.http`, `.transport`, `.timeout`), `CancellationError`.
+    private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
+        let isGet = draft.method == .get
+        let cached = isGet ? cache?.lookup(first.request) : nil
+        if let cached, cached.isFresh(at: .now) {
+            emit(.cacheHit(url: draft.url))
+            return cached.response
+        }
+        let key = draft.url.absoluteString
+        inFlight.withLock { $0[key, default: 0] += 1 }
+        defer {
+            inFlight.withLock { pending in
+                pending[key, default: 1] -= 1
+                if pending[key] == 0 { pending[key] = nil }
+            }
+        }
+        let retries = retryPolicy.retryableMethods.contains(draft.method) ? retryPolicy.maxAttempts : 1
+        var built = first
+        // `attempt` numbers every send for events; `tries` counts only what the retry policy
+        // allows, so a credential refresh does not use up a retry.
+        var attempt = 1
+        var tries = 1
+        var refreshed = false
+        while true {
+            var request = built.request
+            if let cached {
+                if let etag = cached.etag { request.headers["If-None-Match"] = etag }
+                if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
+            }
+            switch try await attemptOnce(request, attempt: attempt) {
+            case .response(let response):
+                if response.status == 304, cached != nil, let stored = cache?.refresh(built.request, with: response) {
+                    emit(.cacheRevalidated(url: draft.url))
+                    return stored
+                }
+                if response.isSuccess {
+                    if isGet { cache?.store(response, for: built.request) }
+                    if !isGet && !draft.method.isSafe { invalidateCache(after: response, for: draft.url) }
+                    return response
+                }
+                let httpError = HTTPError(response: response)
+                let error = HalleyError(code: .http, includePath: draft.includePath, url: draft.url,
+                                        message: httpError.description, underlying: httpError)
+                if response.status == 401, !refreshed, let refresher, isTrusted(draft.url) {
+                    // Once per exchange: a second 401 after fresh credentials is the answer.
+                    refreshed = true
+                    try await refresh(with: refresher, after: built, error: error)
+                } else {
+                    guard tries < retries, retryPolicy.retryableStatuses.contains(response.status) else { throw error }
+                    let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
+                    try await pause(before: attempt + 1, after: tries, of: draft.url, retryAfter: retryAfter,
+                                    reason: "HTTP \(response.status)")
+                    tries += 1
+                }
+            case .failure(let error):
+                guard tries < retries, retryPolicy.retriesTransportErrors, error.code == .transport || error.code == .timeout
+                else { throw error }
+                try await pause(before: attempt + 1, after: tries, of: draft.url, retryAfter: nil, reason: error.message)
+                tries += 1
+            }
+            attempt += 1
+            built = try await build(draft)
+        }
+    }
+
+    /// Refreshes credentials after a `401`, sharing one refresh among every request that saw
+    /// the same credentials rejected.
+    private func refresh(with refresher: CredentialRefresher, after built: Built, error rejection: HalleyError)
+        async throws
+    {
+        let url = built.request.url
+        do {
+            try await refresher.refresh(after: built.generation) {
+                self.emit(.credentialsRefreshStarted(url: url))
+            } finished: { failure in
+                self.emit(.credentialsRefreshFinished(url: url, error: failure.map { String(describing: $0) }))
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw HalleyError(code: .http, includePath: built.request.includePath, url: url,
+                              message: "\(rejection.message); refreshing credentials failed: \(error)",
+                              underlying: rejection.underlying)
+        }
+    }
+
+    private enum Attempt {
+        case response(ResourceResponse)
+        case failure(HalleyError)
+    }
+
+    private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
+        try await semaphore.acquire()
+        let started = ContinuousClock.now
+        let offset = started - start
+        emit(.requestStarted(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
+                                           start: offset, duration: nil, status: nil, bytes: nil, error: nil,
+                                           attempt: attempt)))
+        let response: ResourceResponse
+        do {
+            response = try await send(request)
+        } catch {
+            await semaphore.release()
+            emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
+                                                start: offset, duration: .now - started, status: nil, bytes: nil,
+                                                error: String(describing: error), attempt: attempt)))
+            if let error = error as? HalleyError { return .failure(error) }
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            if let urlError = error as? URLError, urlError.code == .timedOut {
+                return .failure(HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
+                                            message: "no response in time", underlying: error))
+            }
+            if let error = error as? ResponseBodyTooLargeError {
+                return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
+                                            message: error.description, underlying: error))
+            }
+            return .failure(HalleyError(code: .transport, includePath: request.includePath, url: request.url,
+                                        message: "request failed: \(error)", underlying: error))
+        }
+        await semaphore.release()
+        emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
+                                            start: offset, duration: .now - started, status: response.status,
+                                            bytes: response.body.count, error: nil, attempt: attempt)))
+        // Requesters that cannot stream are held to the same limit after the fact.
+        if response.body.count > maxBodyBytes {
+            let error = ResponseBodyTooLargeError(url: request.url, limit: maxBodyBytes)
+            return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
+                                        message: error.description, underlying: error))
+        }
+        return .response(response)
+    }
+
+    /// The requester's answer, bounded by the per-attempt timeout whatever the requester does.
+    private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
+        guard let timeout else { return try await requester.response(for: request) }
+        let requester = self.requester
+        return try await withTimeLimit(timeout, { try await requester.response(for: request) }) {
+            HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
+                        message: "no response within \(timeout)")
+        }
+    }
+
+    private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)
+        async throws
+    {
+        let delay = retryPolicy.delay(after: tries, retryAfter: retryAfter)
+        emit(.retrying(url: url, attempt: attempt, delay: delay, reason: reason))
+        try await Task.sleep(for: delay)
+    }
+
+    private func invalidateCache(after response: ResourceResponse, for url: URL) {
+        guard let cache else { return }
+        cache.invalidate(url)
+        for header in ["Location", "Content-Location"] {
+            if let value = response.headers[header], let target = URL(string: value, relativeTo: url)?.absoluteURL {
+                cache.invalidate(target)
+            }
+        }
+    }
+}
+
+extension HTTPMethod {
+    /// GET, HEAD and OPTIONS do not change the resource (RFC 9110, 9.2.1).
+    var isSafe: Bool { self == .get || self == .head || self == .options }
+}
