@@ -42,6 +42,9 @@ PROBLEM = "application/problem+json"
 
 _log_lock = threading.Lock()
 _log = []
+# Requests seen per `/flaky` id.
+_lock = threading.Lock()
+_counters = {}
 
 
 def _record(method, path, headers):
@@ -145,6 +148,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._send(200, "text/html; charset=utf-8", body)
         if path == "/echo-headers":
             return self._json(200, HAL, {"_links": {"self": {"href": "/echo-headers"}}, "headers": headers})
+        if path == "/flaky":
+            # The first `failures` requests for `id` answer `status` (503 by default); later
+            # ones answer 200 with the Authorization they carried.
+            key = query.get("id", [""])[0]
+            try:
+                failures = int(query.get("failures", ["1"])[0])
+                status = int(query.get("status", ["503"])[0])
+            except ValueError:
+                failures, status = 1, 503
+            with _lock:
+                seen = _counters.get(key, 0)
+                _counters[key] = seen + 1
+            if seen < failures:
+                return self._json(status, PROBLEM, {"title": "Try again", "status": status}, {"Retry-After": "0"})
+            return self._json(200, HAL, {"_links": {"self": {"href": "/flaky"}},
+                                         "authorization": headers.get("authorization")})
+        if path == "/protected":
+            # 200 only for `Authorization: Bearer <token>`; 401 otherwise.
+            token = query.get("token", [""])[0]
+            if headers.get("authorization") != "Bearer " + token:
+                return self._json(401, PROBLEM, {"title": "Unauthorized", "status": 401})
+            return self._json(200, HAL, {"_links": {"self": {"href": "/protected"}}, "ok": True})
         if path == "/cacheable":
             # Fresh for a minute; `vary` (when given) becomes the Vary header. The body tells
             # whose request produced it, so a test sees which stored answer it was served.
@@ -233,9 +258,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
 
-    def _json(self, status, content_type, value):
+    def _json(self, status, content_type, value, extra_headers=None):
         body = (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("utf-8")
-        self._send(status, content_type, body)
+        self._send(status, content_type, body, extra_headers)
 
     def _send(self, status, content_type, body, extra_headers=None):
         try:
