@@ -23,8 +23,14 @@ extension ResourceManager {
     func send(
         _ method: HTTPMethod, to url: URL, body: RequestBody, options: TraversalOptions, trusting trustRoot: URL
     ) async throws -> ActionResponse {
-        let pipeline = pipeline(trusting: trustRoot, options: options)
-        return try await pipeline.withinDeadline {
+        try await send(method, to: url, body: body, through: pipeline(trusting: trustRoot, options: options))
+    }
+
+    /// Sends through a pipeline already made for the call.
+    private func send(_ method: HTTPMethod, to url: URL, body: RequestBody, through pipeline: RequestPipeline)
+        async throws -> ActionResponse
+    {
+        try await pipeline.withinDeadline {
             try await pipeline.perform(url, method: method, body: body, includePath: nil) { (response) throws(HalleyError) in
                 try pipeline.validate(response, document: nil, includePath: nil)
                 return ActionResponse(response: response)
@@ -55,18 +61,27 @@ extension ResourceManager {
         _ method: HTTPMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
         body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
     ) async throws -> ActionResponse {
-        let link = linkName.map { resource.links.link(for: rel, named: $0) } ?? resource.links.link(for: rel)
-        guard let link else {
-            throw HalleyError(
-                code: .missingRelation, url: resource.baseURL,
-                message: "the resource has no \(rel) link\(linkName.map { " named \"\($0)\"" } ?? ""); it has: "
-                    + resource.links.rels.map(\.rawValue).joined(separator: ", "))
+        // Actions act on a link: `_links` first, an embedded resource's own `self` otherwise.
+        // The resource's origin is trusted, not wherever its link points; without a base URL
+        // nothing is trusted (a file URL matches no web origin).
+        let pipeline = pipeline(trusting: resource.baseURL ?? URL(fileURLWithPath: "/"), options: options)
+        let resolver = RelationResolver(preference: .links, variables: callVariables(options), emit: pipeline.emit)
+        let url: URL
+        switch try resolver.find(rel, named: linkName, in: resource, includePath: nil) {
+        case .links(let links, _):
+            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: nil) else {
+                throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
+            }
+            url = try resolver.url(of: link, in: resource, includePath: nil)
+        case .embedded(let entry):
+            guard let embedded = try resolver.single(entry, in: resource, includePath: nil),
+                let selfLink = embedded.links.selfLink
+            else { throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil) }
+            url = try resolver.url(of: selfLink, in: embedded, includePath: nil)
+        case .missing:
+            throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
         }
-        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: callVariables(options))
-        // The resource's origin is trusted, not wherever its link points.
-        // Without a base URL nothing is trusted: a file URL matches no web origin.
-        return try await send(method, to: url, body: body, options: options,
-                              trusting: resource.baseURL ?? URL(fileURLWithPath: "/"))
+        return try await send(method, to: url, body: body, through: pipeline)
     }
 
     /// Sends an action and decodes the response body as `type`.

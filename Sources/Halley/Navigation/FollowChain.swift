@@ -167,30 +167,20 @@ public struct FollowChain: Sendable {
         from resource: HALResource, hop: Hop, number: Int, path: String, context: TraversalContext
     ) throws(HalleyError) -> Target {
         let trust = resource.baseURL ?? URL(fileURLWithPath: "/")
-        let link = hop.linkName.map { resource.links.link(for: hop.rel, named: $0) } ?? resource.links.link(for: hop.rel)
-        let embedded = hop.linkName == nil ? resource.embedded.resource(for: hop.rel) : nil
-        if let embedded, context.preference == .embedded || link == nil {
+        let resolver = context.resolver
+        switch try resolver.find(hop.rel, named: hop.linkName, in: resource, includePath: path) {
+        case .embedded(let entry):
+            guard let embedded = try resolver.single(entry, in: resource, includePath: path) else { break }
             context.emit(.embeddedUsed(includePath: path, rel: hop.rel, count: 1))
             return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
+        case .links(let links, _):
+            guard let link = try resolver.single(links, rel: hop.rel, in: resource, includePath: path) else { break }
+            let url = try resolver.url(of: link, in: resource, variables: hop.variables, includePath: path)
+            return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
+        case .missing:
+            break
         }
-        guard let link else {
-            if let problem = resource.links.problems(for: hop.rel, named: hop.linkName).first {
-                throw HalleyError(code: .malformedLink, includePath: path, url: resource.baseURL,
-                                  message: "hop \(number) (\(hop.rel)): \(problem.message) at \(problem.path)",
-                                  underlying: problem)
-            }
-            let available = (resource.links.rels + resource.embedded.rels).map(\.rawValue)
-            throw HalleyError(
-                code: .missingRelation, includePath: path, url: resource.baseURL,
-                message: "hop \(number) (\(hop.rel)\(hop.linkName.map { "@\($0)" } ?? "")) is not in the resource; "
-                    + "available rels: " + (available.isEmpty ? "none" : available.joined(separator: ", ")))
-        }
-        let variables = hop.variables.isEmpty ? context.variables : context.variables.merging(hop.variables) { $1 }
-        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: variables, includePath: path)
-        if let deprecation = link.deprecation {
-            context.emit(.deprecatedLinkFollowed(includePath: path, url: url, deprecation: deprecation))
-        }
-        return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
+        throw RelationResolver.missing(hop.rel, named: hop.linkName, in: resource, includePath: path, hop: number)
     }
 }
 

@@ -5,6 +5,7 @@ import Foundation
 /// ``RequestPipeline``; this is traversal state only.
 final class TraversalContext: Sendable {
     let pipeline: RequestPipeline
+    let resolver: RelationResolver
     let preference: TraversalOptions.Preference
     let variables: [String: TemplateValue]
     let itemKey: String
@@ -16,6 +17,7 @@ final class TraversalContext: Sendable {
 
     init(pipeline: RequestPipeline, options: TraversalOptions, variables: [String: TemplateValue], collectsFailures: Bool) {
         self.pipeline = pipeline
+        resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
         preference = options.preference
         self.variables = variables
         maxItemsPerPage = options.maxItemsPerPage
@@ -38,26 +40,6 @@ final class TraversalContext: Sendable {
     /// Runs `body` within the call's deadline (see ``RequestPipeline/withinDeadline(_:)``).
     func withinDeadline<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
         try await pipeline.withinDeadline(body)
-    }
-
-    // MARK: URLs
-
-    /// The absolute URL a link points at: template expanded with the node's variables over
-    /// the call's, resolved against the resource's base, query items appended.
-    func url(
-        of link: Link, in resource: HALResource, variables nodeVariables: [String: TemplateValue],
-        queryItems: [URLQueryItem], includePath: String?
-    ) throws(HalleyError) -> URL {
-        let merged = nodeVariables.isEmpty ? variables : variables.merging(nodeVariables) { _, node in node }
-        var url = try LinkTarget.url(of: link, base: resource.baseURL, variables: merged, includePath: includePath)
-        if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.queryItems = (components.queryItems ?? []) + queryItems
-            url = components.url ?? url
-        }
-        if let deprecation = link.deprecation {
-            emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
-        }
-        return url
     }
 
     // MARK: Documents

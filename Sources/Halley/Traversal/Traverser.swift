@@ -57,9 +57,10 @@ struct Traverser: Sendable {
         if let entry = collection.embedded.entry(for: key) {
             return try await mergedAll(entry.resources, nodes: nodes)
         }
-        if let relation = collection.links.relation(key) {
-            try checkProblems(of: key, in: collection, includePath: includePath)
-            return try await fetchedAll(relation.links, in: collection, nodes: nodes, includePath: includePath,
+        if collection.links.relation(key) != nil,
+            case .links(let links, _) = try context.resolver.find(key, named: nil, in: collection, includePath: includePath)
+        {
+            return try await fetchedAll(links, in: collection, nodes: nodes, includePath: includePath,
                                         variables: [:], queryItems: [])
         }
         switch collection.embedded.entries.count {
@@ -101,36 +102,16 @@ struct Traverser: Sendable {
         }
     }
 
-    /// Where a relationship's data comes from.
-    private enum Source {
-        case embedded(EmbeddedResources.Entry)
-        case links(Links.Relation)
-        case missing
-    }
-
-    /// Embedded first (or links first, by preference); a malformed link of the rel is an error.
-    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError) -> Source {
-        let rel = node.segment.rel
-        let linkRelation = resource.links.relation(rel)
-        let embeddedEntry = node.segment.linkName == nil ? resource.embedded.entry(for: rel) : nil
-        if let entry = embeddedEntry, context.preference == .embedded || linkRelation == nil {
-            return .embedded(entry)
-        }
-        try checkProblems(of: rel, named: node.segment.linkName, in: resource, includePath: node.path)
-        guard let relation = linkRelation else {
-            if let problem = resource.embedded.problems(for: rel).first {
-                throw HalleyError(code: .malformedLink, includePath: node.path, url: resource.baseURL,
-                                  message: "embedded \(rel) is not a resource: \(problem.message) at \(problem.path)",
-                                  underlying: problem)
-            }
-            return .missing
-        }
-        return .links(relation)
+    /// Where a relationship's data comes from (see ``RelationResolver/find(_:named:in:includePath:)``).
+    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError) -> RelationResolver.Found {
+        try context.resolver.find(node.segment.rel, named: node.segment.linkName, in: resource, includePath: node.path)
     }
 
     private func resolve(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
         let rel = node.segment.rel
-        let relation: Links.Relation
+        let resolver = context.resolver
+        let links: [Link]
+        let isArray: Bool
         switch try source(of: node, in: resource) {
         case .embedded(let entry):
             context.emit(.embeddedUsed(includePath: node.path, rel: rel, count: entry.resources.count))
@@ -138,39 +119,30 @@ struct Traverser: Sendable {
         case .missing:
             context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
             return (.missing, nil)
-        case .links(let found):
-            relation = found
+        case .links(let found, let foundArray):
+            (links, isArray) = (found, foundArray)
         }
-        var links = relation.links
-        if let name = node.segment.linkName { links = links.filter { $0.name == name } }
 
         if !node.segment.isToMany {
-            guard let link = links.first else {
+            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: node.path) else {
                 context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
                 return (.missing, nil)
             }
-            guard links.count == 1 else {
-                let names = links.map { $0.name.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
-                throw HalleyError(
-                    code: .ambiguousRelation, includePath: node.path, url: resource.baseURL,
-                    message: "to-one relation \(rel) has \(links.count) links (names: \(names)); "
-                        + "pick one with \(rel)@name or include it as [\(rel)]")
-            }
-            let url = try context.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
-                                      includePath: node.path)
+            let url = try resolver.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                                       includePath: node.path)
             let document = try await context.document(at: url, includePath: node.path)
             return (.one(try await merged(document, nodes: node.children)), nil)
         }
 
-        if relation.isArray || node.segment.linkName != nil {
+        if isArray || node.segment.linkName != nil {
             let items = try await fetchedAll(links, in: resource, nodes: node.children, includePath: node.path,
                                              variables: node.variables, queryItems: node.queryItems)
             return (.many(items), nil)
         }
         // One link to a to-many relation: it points at a collection resource.
         guard let link = links.first else { return (.many([]), nil) }
-        let url = try context.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
-                                  includePath: node.path)
+        let url = try resolver.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                                   includePath: node.path)
         let collection = try await context.document(at: url, includePath: node.path)
         return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), nil)
     }
@@ -185,7 +157,7 @@ struct Traverser: Sendable {
             }
             return .many(try await mergedAll(entry.resources, nodes: node.children))
         }
-        guard let first = try single(of: entry, node: node, resource: resource) else { return .missing }
+        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else { return .missing }
         return .one(try await merged(first, nodes: node.children))
     }
 
@@ -226,7 +198,7 @@ struct Traverser: Sendable {
                     if node.segment.isToMany {
                         outcome = .many(try entry.resources.map { try mergedLocally($0, nodes: node.children) })
                     } else {
-                        guard let first = try single(of: entry, node: node, resource: resource) else {
+                        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else {
                             outcome = .missing
                             break
                         }
@@ -249,30 +221,9 @@ struct Traverser: Sendable {
         return object
     }
 
-    /// The one resource of a to-one embedded relation; several are ambiguous.
-    private func single(of entry: EmbeddedResources.Entry, node: IncludePlan.Node, resource: HALResource)
-        throws(HalleyError) -> HALResource?
-    {
-        guard entry.resources.count <= 1 else {
-            throw HalleyError(
-                code: .ambiguousRelation, includePath: node.path, url: resource.baseURL,
-                message: "to-one relation \(node.segment.rel) embeds \(entry.resources.count) resources; "
-                    + "include it as [\(node.segment.rel)]")
-        }
-        return entry.resources.first
-    }
-
     private func isCollection(_ resource: HALResource) -> Bool {
         let key = LinkRelation(context.itemKey)
         return resource.embedded.entry(for: key) != nil || resource.links.relation(key) != nil
-    }
-
-    private func checkProblems(of rel: LinkRelation, named name: String? = nil, in resource: HALResource,
-                               includePath: String?) throws(HalleyError) {
-        guard let problem = resource.links.problems(for: rel, named: name).first else { return }
-        throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
-                          message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
-                          underlying: problem)
     }
 
     // MARK: Fan-out
@@ -292,8 +243,8 @@ struct Traverser: Sendable {
         let context = self.context
         let results = try await orderedMap(links) { link -> JSONObject? in
             do {
-                let url = try context.url(of: link, in: resource, variables: variables, queryItems: queryItems,
-                                          includePath: includePath)
+                let url = try context.resolver.url(of: link, in: resource, variables: variables,
+                                                   queryItems: queryItems, includePath: includePath)
                 let document = try await context.document(at: url, includePath: includePath)
                 return try await merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Finds a relation in a resource, the one way the traverser, follow chains and actions all
+/// do it: `_embedded` or `_links` by preference, selection by link name, malformed links and
+/// plain embedded values as errors, templates expanded with the variable layers, hrefs
+/// resolved, the deprecation event, and the "available rels" message when it is missing.
+struct RelationResolver: Sendable {
+    /// Embedded first or links first.
+    let preference: TraversalOptions.Preference
+    /// The call's variables: provider, manager and call layers already overlaid.
+    let variables: [String: TemplateValue]
+    /// Receives the deprecation events.
+    let emit: @Sendable (TraversalEvent) -> Void
+
+    /// Where a relation's data is.
+    enum Found {
+        /// In `_embedded`, no request needed.
+        case embedded(EmbeddedResources.Entry)
+        /// In `_links`: the links selected (by name when one was given; possibly none) and
+        /// whether the document wrote an array.
+        case links([Link], isArray: Bool)
+        /// Not in the resource.
+        case missing
+    }
+
+    /// Finds `rel` (the link named `name`, when given) in `resource`.
+    ///
+    /// - Throws: ``HalleyError/Code/malformedLink`` when a link that would be selected is
+    ///   malformed (a broken sibling with another name does not count), or when the relation
+    ///   is only in `_embedded` and holds plain values rather than resources.
+    func find(_ rel: LinkRelation, named name: String?, in resource: HALResource, includePath: String?)
+        throws(HalleyError) -> Found
+    {
+        let relation = resource.links.relation(rel)
+        if name == nil, let entry = resource.embedded.entry(for: rel), preference == .embedded || relation == nil {
+            return .embedded(entry)
+        }
+        if let problem = resource.links.problems(for: rel, named: name).first {
+            throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
+                              message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
+                              underlying: problem)
+        }
+        guard let relation else {
+            if let problem = resource.embedded.problems(for: rel).first {
+                throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
+                                  message: "embedded \(rel) is not a resource: \(problem.message) at \(problem.path)",
+                                  underlying: problem)
+            }
+            return .missing
+        }
+        guard let name else { return .links(relation.links, isArray: relation.isArray) }
+        let named = relation.links.filter { $0.name == name }
+        return named.isEmpty ? .missing : .links(named, isArray: relation.isArray)
+    }
+
+    /// The one link of a to-one relation.
+    ///
+    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several.
+    func single(_ links: [Link], rel: LinkRelation, in resource: HALResource, includePath: String?)
+        throws(HalleyError) -> Link?
+    {
+        guard links.count <= 1 else {
+            let names = links.map { $0.name.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
+            throw HalleyError(
+                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL,
+                message: "to-one relation \(rel) has \(links.count) links (names: \(names)); "
+                    + "pick one with \(rel)@name or include it as [\(rel)]")
+        }
+        return links.first
+    }
+
+    /// The one resource of a to-one embedded relation.
+    ///
+    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several.
+    func single(_ entry: EmbeddedResources.Entry, in resource: HALResource, includePath: String?)
+        throws(HalleyError) -> HALResource?
+    {
+        guard entry.resources.count <= 1 else {
+            throw HalleyError(
+                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL,
+                message: "to-one relation \(entry.rel) embeds \(entry.resources.count) resources; "
+                    + "include it as [\(entry.rel)]")
+        }
+        return entry.resources.first
+    }
+
+    /// The absolute URL `link` points at: its template expanded with `local` variables over
+    /// the call's, resolved against the resource's base, `queryItems` appended. Following a
+    /// deprecated link emits ``TraversalEvent/deprecatedLinkFollowed(includePath:url:deprecation:)``.
+    func url(
+        of link: Link, in resource: HALResource, variables local: [String: TemplateValue] = [:],
+        queryItems: [URLQueryItem] = [], includePath: String?
+    ) throws(HalleyError) -> URL {
+        let merged = local.isEmpty ? variables : variables.merging(local) { _, local in local }
+        var url = try LinkTarget.url(of: link, base: resource.baseURL, variables: merged, includePath: includePath)
+        if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.queryItems = (components.queryItems ?? []) + queryItems
+            url = components.url ?? url
+        }
+        if let deprecation = link.deprecation {
+            emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
+        }
+        return url
+    }
+
+    /// The error for a relation a caller requires and the resource lacks, listing what it has
+    /// (in `_links` and `_embedded`).
+    static func missing(
+        _ rel: LinkRelation, named name: String?, in resource: HALResource, includePath: String?, hop: Int? = nil
+    ) -> HalleyError {
+        var seen: Set<String> = []
+        let rels = resource.links.rels + resource.embedded.rels + resource.embedded.values.map(\.rel)
+        let available = rels.map(\.rawValue).filter { seen.insert($0).inserted }
+        let what = "\(rel)\(name.map { "@\($0)" } ?? "")"
+        return HalleyError(
+            code: .missingRelation, includePath: includePath, url: resource.baseURL,
+            message: (hop.map { "hop \($0) (\(what))" } ?? what) + " is not in the resource; available rels: "
+                + (available.isEmpty ? "none" : available.joined(separator: ", ")))
+    }
+}
