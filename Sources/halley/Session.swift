@@ -7,7 +7,7 @@ struct Session {
     /// Sends requests through the network or the fixture files.
     let manager: ResourceManager
     /// Variables, headers, trusted origins, concurrency, preference and observer.
-    let options: TraversalOptions
+    let options: CallOptions
     /// The root, with its template expanded.
     let rootURL: URL
 
@@ -22,11 +22,11 @@ struct Session {
     ///   is not an absolute URL (both exit 3).
     init(
         _ request: RequestArguments, maxConcurrency: Int? = nil,
-        preference: TraversalOptions.Preference = .embedded, observer: TraversalObserver? = nil
+        preference: CallOptions.Preference = .embedded, observer: TraversalObserver? = nil
     ) throws {
         rootURL = try Session.rootURL(request.target, variables: request.variables)
 
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = request.variables
         options.headers = request.headers
         // Every user header may carry a secret (API keys rarely travel in `Authorization`),

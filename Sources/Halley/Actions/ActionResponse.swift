@@ -30,16 +30,6 @@ public struct ActionResponse: Sendable {
     ///
     /// - Throws: ``HalleyError`` with code ``HalleyError/Code/decoding`` naming the JSON path.
     public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HalleyError) -> Value {
-        do {
-            return try decoder.decode(Value.self, from: response.body)
-        } catch let error as DecodingError {
-            let (path, _) = DecodingFailure.locate(error, plan: IncludePlan())
-            throw HalleyError(code: .decoding, url: response.url,
-                              message: "cannot decode \(Value.self) at \(path): \(DecodingFailure.reason(error))",
-                              underlying: error)
-        } catch {
-            throw HalleyError(code: .decoding, url: response.url, message: "cannot decode \(Value.self): \(error)",
-                              underlying: error)
-        }
+        try DecodingFailure.decode(type, from: response.body, decoder: decoder, plan: IncludePlan(), url: response.url)
     }
 }

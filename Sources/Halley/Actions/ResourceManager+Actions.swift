@@ -14,14 +14,14 @@ extension ResourceManager {
     /// - Throws: ``HalleyError`` (`.http` with the status and problem details, `.transport`,
     ///   `.timeout`, `.validation`, `.unsupportedScheme`).
     public func send(
-        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         try await send(method, to: url, body: body, options: options, trusting: url)
     }
 
     /// Sends with `trustRoot`'s origin (not necessarily the target's) receiving credentials.
     func send(
-        _ method: HTTPMethod, to url: URL, body: RequestBody, options: TraversalOptions, trusting trustRoot: URL
+        _ method: HTTPMethod, to url: URL, body: RequestBody, options: CallOptions, trusting trustRoot: URL
     ) async throws -> ActionResponse {
         try await send(method, to: url, body: body, through: pipeline(trusting: trustRoot, options: options))
     }
@@ -40,7 +40,7 @@ extension ResourceManager {
 
     /// Sends an action to a URL template expanded with the call's variables.
     public func send(
-        _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+        _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         try await send(method, to: rootURL(template, variables: callVariables(options)), body: body, options: options)
     }
@@ -59,7 +59,7 @@ extension ResourceManager {
     ///   ``send(_:to:body:options:)-(_,URL,_,_)``.
     public func send(
         _ method: HTTPMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
-        body: RequestBody = .none, options: TraversalOptions = TraversalOptions()
+        body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         // Actions act on a link: `_links` first, an embedded resource's own `self` otherwise.
         // The resource's origin is trusted, not wherever its link points; without a base URL
@@ -87,8 +87,8 @@ extension ResourceManager {
     /// Sends an action and decodes the response body as `type`.
     public func send<Value: Decodable>(
         _ method: HTTPMethod, to url: URL, body: RequestBody = .none, decoding type: Value.Type,
-        decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+        decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) async throws -> Value {
-        try await send(method, to: url, body: body, options: options).decode(type, decoder: decoder)
+        try await send(method, to: url, body: body, options: options).decode(type, decoder: decoder ?? configuration.decoder)
     }
 }

@@ -23,17 +23,18 @@ public struct HalleyRequest<Item: Decodable> {
     public var variables: [String: TemplateValue?]
     /// Query items appended to the root URL.
     public var queryItems: [FieldQueryItem]
-    /// The decoder, with the caller's date and key strategies.
-    public var decoder: JSONDecoder
+    /// The decoder, with the caller's date and key strategies; `nil` uses the manager's
+    /// ``ResourceManager/Configuration/decoder``.
+    public var decoder: JSONDecoder?
     /// Traversal options (embedded or links first, headers, limits, observer).
-    public var options: TraversalOptions
+    public var options: CallOptions
     /// Where a page's Spring-style metadata lives (`page` by default).
     public var pageMetadataKey: String = "page"
 
     /// A request with string include paths.
     public init(
         url: String, includes: [Include] = [], variables: [String: TemplateValue?] = [:],
-        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) {
         self.url = url
         self.includeFields = []
@@ -47,7 +48,7 @@ public struct HalleyRequest<Item: Decodable> {
     /// A request with typed include fields.
     public init(
         url: String, includeFields: [IncludeField], variables: [String: TemplateValue?] = [:],
-        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) {
         self.init(url: url, variables: variables, queryItems: queryItems, decoder: decoder, options: options)
         self.includeFields = includeFields
@@ -69,10 +70,12 @@ extension HalleyRequest where Item: IncludableType, Item.IncludeType: IncludeTyp
     /// A request using one of the model's named include lists, as in the original Halley.
     public init(
         url: String, includeType: Item.IncludeType, queryItems: [FieldQueryItem] = [],
-        decoder: JSONDecoder = JSONDecoder(), variables: [String: TemplateValue?] = [:],
-        options: TraversalOptions = TraversalOptions()
+        decoder: JSONDecoder? = nil, variables: [String: TemplateValue?] = [:],
+        options: CallOptions = CallOptions()
     ) {
         self.init(url: url, includeFields: includeType.prepareIncludes(), variables: variables, queryItems: queryItems,
                   decoder: decoder, options: options)
     }
 }
+
+extension HalleyRequest: Sendable {}

@@ -56,3 +56,5 @@ public struct PageMetadata: Sendable, Hashable, Codable {
         self.init(size: size, totalElements: total, totalPages: pages, number: number)
     }
 }
+
+extension PaginationPage: Sendable where Item: Sendable {}

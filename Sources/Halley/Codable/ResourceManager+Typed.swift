@@ -53,13 +53,13 @@ extension ResourceManager {
     // MARK: Helpers
 
     private func prepare<Item>(_ request: HalleyRequest<Item>) throws(HalleyError)
-        -> (URL, IncludePlan, TraversalOptions, [String: TemplateValue])
+        -> (URL, IncludePlan, CallOptions, [String: TemplateValue])
     {
         let plan: IncludePlan
         do {
             plan = try request.includePlan()
         } catch {
-            throw HalleyError(code: .invalidInclude, includePath: error.path, message: error.description, underlying: error)
+            throw HalleyError(error)
         }
         var options = request.options
         for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
@@ -73,23 +73,32 @@ extension ResourceManager {
     }
 
     func decode<T: Decodable>(
-        _ type: T.Type, from value: JSONValue, decoder: JSONDecoder, plan: IncludePlan, url: URL?
+        _ type: T.Type, from value: JSONValue, decoder: JSONDecoder?, plan: IncludePlan, url: URL?
     ) throws(HalleyError) -> T {
-        do {
-            return try decoder.decode(T.self, from: value.serialized())
-        } catch let error as DecodingError {
-            let (path, includePath) = DecodingFailure.locate(error, plan: plan)
-            throw HalleyError(code: .decoding, includePath: includePath, url: url,
-                              message: "cannot decode \(T.self) at \(path): \(DecodingFailure.reason(error))",
-                              underlying: error)
-        } catch {
-            throw HalleyError(code: .decoding, url: url, message: "cannot decode \(T.self): \(error)", underlying: error)
-        }
+        try DecodingFailure.decode(type, from: value.serialized(), decoder: decoder ?? configuration.decoder, plan: plan,
+                                   url: url)
     }
 }
 
 /// Turns a `DecodingError` into a JSON path and the include path it falls under.
 enum DecodingFailure {
+    /// Decodes `data` as `type`; a failure is a ``HalleyError/Code/decoding`` error naming the
+    /// JSON path and, through `plan`, the include path of the failing field. The one place a
+    /// decoding failure becomes a ``HalleyError``.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, decoder: JSONDecoder, plan: IncludePlan, url: URL?
+    ) throws(HalleyError) -> T {
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            let (path, includePath) = locate(error, plan: plan)
+            throw HalleyError(code: .decoding, includePath: includePath, url: url,
+                              message: "cannot decode \(T.self) at \(path): \(reason(error))", underlying: error)
+        } catch {
+            throw HalleyError(code: .decoding, url: url, message: "cannot decode \(T.self): \(error)", underlying: error)
+        }
+    }
+
     static func locate(_ error: DecodingError, plan: IncludePlan) -> (jsonPath: String, includePath: String?) {
         var codingPath: [any CodingKey]
         switch error {

@@ -41,7 +41,7 @@ public struct FollowChain: Sendable {
     /// The hops, in order.
     public let hops: [Hop]
     /// Options for every request of the chain.
-    public let options: TraversalOptions
+    public let options: CallOptions
 
     /// A chain with one more hop.
     ///
@@ -57,7 +57,7 @@ public struct FollowChain: Sendable {
     }
 
     /// The same chain with other options.
-    public func with(options: TraversalOptions) -> FollowChain {
+    public func with(options: CallOptions) -> FollowChain {
         FollowChain(manager: manager, entry: entry, hops: hops, options: options)
     }
 
@@ -74,7 +74,7 @@ public struct FollowChain: Sendable {
 
     /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`.
     public func get<Item: Decodable>(
-        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> Item {
         let plan = try manager.plan(includes)
         let (document, url) = try await run { context, target in
@@ -88,7 +88,7 @@ public struct FollowChain: Sendable {
     /// The page at the end of the chain: a collection's items decoded as `Item`, with its
     /// metadata and links.
     public func page<Item: Decodable>(
-        of type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+        of type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> PaginationPage<Item> {
         let url = try await url()
         var request = HalleyRequest<Item>(url: url.absoluteString, includes: includes, decoder: decoder, options: options)
@@ -116,7 +116,7 @@ public struct FollowChain: Sendable {
 
     /// The items of the collection at the end of the chain, page after page.
     public func items<Item: Decodable>(
-        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder()
+        _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> PagedItems<Item> {
         PagedItems(manager: manager, start: .url(try await url()), includes: includes, decoder: decoder, options: options)
     }
@@ -191,12 +191,12 @@ extension ResourceManager {
     /// let api = manager.entry("https://api.example.com/")
     /// let contact = try await api.follow("ex:contact", ["id": "7"]).get(Contact.self, includes: ["website"])
     /// ```
-    public func entry(_ entry: String, options: TraversalOptions = TraversalOptions()) -> FollowChain {
+    public func entry(_ entry: String, options: CallOptions = CallOptions()) -> FollowChain {
         FollowChain(manager: self, entry: entry, hops: [], options: options)
     }
 
     /// Starts a follow chain at a URL.
-    public func entry(_ url: URL, options: TraversalOptions = TraversalOptions()) -> FollowChain {
+    public func entry(_ url: URL, options: CallOptions = CallOptions()) -> FollowChain {
         entry(url.absoluteString, options: options)
     }
 }

@@ -39,8 +39,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     let manager: ResourceManager
     let start: Start
     let includes: [Include]
-    let decoder: JSONDecoder
-    let options: TraversalOptions
+    let decoder: JSONDecoder?
+    let options: CallOptions
     var variables: [String: TemplateValue] = [:]
     var itemLimit: Int?
     var pageLimit: Int?
@@ -58,7 +58,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// A guard against endless APIs: more pages than this is an error.
     public var maxPages = 10_000
 
-    init(manager: ResourceManager, start: Start, includes: [Include], decoder: JSONDecoder, options: TraversalOptions) {
+    init(manager: ResourceManager, start: Start, includes: [Include], decoder: JSONDecoder?, options: CallOptions) {
         self.manager = manager
         self.start = start
         self.includes = includes
@@ -129,11 +129,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         private var finished = false
         private var delivered = 0
         private var pages = 0
-        private var seen: Set<String> = []
+        private var walk: PageWalk
         private var pending: Task<RawItemsPage, any Error>?
 
         init(sequence: PagedItems) {
             self.sequence = sequence
+            walk = PageWalk(maxPages: sequence.maxPages)
         }
 
         /// The next item, fetching the next page when the current one is used up.
@@ -156,14 +157,11 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 } else {
                     return finish()
                 }
-                guard seen.insert(url.absoluteString).inserted else {
+                do {
+                    try walk.enter(url)
+                } catch {
                     finished = true
-                    throw HalleyError(code: .paginationCycle, url: url,
-                                      message: "the next link points back to a page already read: \(url.absoluteString)")
-                }
-                guard pages < sequence.maxPages else {
-                    finished = true
-                    throw HalleyError(code: .limitExceeded, url: url, message: "more than \(sequence.maxPages) pages")
+                    throw error
                 }
                 let page = try await load(url)
                 pages += 1
@@ -173,7 +171,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 let info = PageInfo(index: pages - 1, url: page.url, itemCount: page.items.count,
                                     metadata: page.metadata, links: page.links)
                 if let stop = sequence.stopCondition, stop(info) { nextURL = nil }
-                if sequence.prefetch, let next = nextURL, !seen.contains(next.absoluteString),
+                if sequence.prefetch, let next = nextURL, !walk.hasVisited(next),
                     sequence.pageLimit.map({ pages < $0 }) ?? true
                 {
                     let loader = sequence.loader
@@ -254,38 +252,26 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             return result
         }
         // Walk `next` from the first page.
+        var walk = PageWalk(maxPages: maxPages)
+        var page: LoadedPage
+        if let first {
+            try walk.enter(first.requestedURL)
+            page = first
+        } else {
+            let url = try pageURL(number: nil)
+            try walk.enter(url)
+            page = try await loadPage(url)
+        }
         var result: [Item] = []
         var position = 0
-        var page = first
-        var url: URL? = nil
-        var visited: Set<String> = []
         while true {
-            let current: LoadedPage
-            if let page {
-                current = page
-            } else if let url {
-                guard visited.count < maxPages else {
-                    throw HalleyError(code: .limitExceeded, url: url, message: "more than \(maxPages) pages")
-                }
-                current = try await loadPage(url)
-            } else {
-                return result
-            }
-            guard visited.insert(current.requestedURL.absoluteString).inserted || page != nil else {
-                throw HalleyError(code: .paginationCycle, url: current.requestedURL,
-                                  message: "the next link points back to a page already read: \(current.requestedURL.absoluteString)")
-            }
-            for item in current.items {
+            for item in page.items {
                 if range.contains(position) { result.append(item) }
                 position += 1
             }
-            if position >= range.upperBound { return result }
-            page = nil
-            url = current.next
-            if let next = url, visited.contains(next.absoluteString) {
-                throw HalleyError(code: .paginationCycle, url: next,
-                                  message: "the next link points back to a page already read: \(next.absoluteString)")
-            }
+            guard position < range.upperBound, let next = page.next else { return result }
+            try walk.enter(next)
+            page = try await loadPage(next)
         }
     }
 
@@ -430,7 +416,7 @@ extension ResourceManager {
     ///   - includes: Relationships merged into each item.
     public func items<Item: Decodable>(
         _ type: Item.Type, from start: String, variables: [String: TemplateValue] = [:], includes: [Include] = [],
-        decoder: JSONDecoder = JSONDecoder(), options: TraversalOptions = TraversalOptions()
+        decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) -> PagedItems<Item> {
         var sequence = PagedItems<Item>(manager: self, start: PagedItems<Item>.Start(start), includes: includes,
                                         decoder: decoder, options: options)
@@ -440,11 +426,38 @@ extension ResourceManager {
 
     /// Enumerates a paginated collection's items starting at `url`.
     public func items<Item: Decodable>(
-        _ type: Item.Type, from url: URL, includes: [Include] = [], decoder: JSONDecoder = JSONDecoder(),
-        options: TraversalOptions = TraversalOptions()
+        _ type: Item.Type, from url: URL, includes: [Include] = [], decoder: JSONDecoder? = nil,
+        options: CallOptions = CallOptions()
     ) -> PagedItems<Item> {
         PagedItems(manager: self, start: .url(url), includes: includes, decoder: decoder, options: options)
     }
+}
+
+/// The pages an enumeration has read: the one place a `next` link back to a page already
+/// read becomes ``HalleyError/Code/paginationCycle`` and too many pages
+/// ``HalleyError/Code/limitExceeded``.
+struct PageWalk {
+    let maxPages: Int
+    private var visited: Set<String> = []
+
+    init(maxPages: Int) {
+        self.maxPages = maxPages
+    }
+
+    /// Records that `url` is about to be read.
+    mutating func enter(_ url: URL) throws(HalleyError) {
+        guard !visited.contains(url.absoluteString) else {
+            throw HalleyError(code: .paginationCycle, url: url,
+                              message: "the next link points back to a page already read: \(url.absoluteString)")
+        }
+        guard visited.count < maxPages else {
+            throw HalleyError(code: .limitExceeded, url: url, message: "more than \(maxPages) pages")
+        }
+        visited.insert(url.absoluteString)
+    }
+
+    /// Whether `url` was read already.
+    func hasVisited(_ url: URL) -> Bool { visited.contains(url.absoluteString) }
 }
 
 /// A page as fetched: items still JSON, so a prefetching task carries nothing of `Item`.
@@ -462,7 +475,7 @@ struct RawItemsPage: Sendable {
 struct PageLoader: Sendable {
     let manager: ResourceManager
     let includes: [Include]
-    let options: TraversalOptions
+    let options: CallOptions
     let pageMetadataKey: String
 
     func load(_ url: URL) async throws -> RawItemsPage {
@@ -477,3 +490,5 @@ struct PageLoader: Sendable {
                        links: collection.links, next: next)
     }
 }
+
+extension PagedItems: Sendable {}

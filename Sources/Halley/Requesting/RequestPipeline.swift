@@ -16,21 +16,15 @@ final class RequestPipeline: Sendable {
     /// When the call started; request records are measured from here.
     let start: ContinuousClock.Instant
 
-    private let headers: HTTPHeaders
-    private let callHeaders: HTTPHeaders
+    private let policy: RequestPolicy
     private let headerProvider: HeaderProvider?
-    private let configurators: [RequestConfigurator]
     private let credentialHeaders: Set<String>
     private let trustedOrigins: Set<Origin>
     private let retryPolicy: RetryPolicy
-    private let timeout: Duration?
     private let deadline: Duration?
-    private let validators: [ResponseValidator]
-    private let fallback: ResponseFallback?
     private let cache: ResponseCache?
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
-    private let observers: [TraversalObserver]
     private let semaphore: AsyncSemaphore
     private let inFlight = LockedValue<[String: Int]>([:])
 
@@ -38,30 +32,33 @@ final class RequestPipeline: Sendable {
 
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
-    init(requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: TraversalOptions,
+    init(requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: CallOptions,
          trustRoot: URL) {
         self.requester = requester
-        headers = configuration.headers
-        callHeaders = options.headers
+        // The manager's headers come before the provider's and the call's after, so the two
+        // header layers are kept apart here; every other field merges by the policy's rules.
+        var managerPolicy = configuration.policy
+        let managerHeaders = managerPolicy.headers
+        managerPolicy.headers = [:]
+        policy = managerPolicy.merged(with: options.policy)
+        headers = managerHeaders
         headerProvider = configuration.headerProvider
-        configurators = [configuration.configureRequest, options.configureRequest].compactMap { $0 }
-        credentialHeaders = Set(configuration.credentialHeaders.union(options.credentialHeaders).map { $0.lowercased() })
-        trustedOrigins = configuration.allowedOrigins.union(options.allowedOrigins).union([Origin(trustRoot)])
-        retryPolicy = options.retryPolicy ?? configuration.retryPolicy
-        timeout = options.requestTimeout ?? configuration.requestTimeout
+        credentialHeaders = Set(policy.credentialHeaders.map { $0.lowercased() })
+        trustedOrigins = policy.allowedOrigins.union([Origin(trustRoot)])
+        retryPolicy = policy.retryPolicy ?? RetryPolicy.none
         deadline = options.deadline
-        validators = [configuration.validator, options.validator].compactMap { $0 }
-        fallback = options.fallback ?? configuration.fallback
         cache = configuration.cache
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
-        observers = [configuration.observer, options.observer].compactMap { $0 }
-        semaphore = AsyncSemaphore(permits: options.maxConcurrency ?? configuration.maxConcurrency)
+        semaphore = AsyncSemaphore(permits: policy.maxConcurrency ?? 8)
         start = .now
     }
 
+    private let headers: HTTPHeaders
+    private var timeout: Duration? { policy.requestTimeout }
+
     func emit(_ event: TraversalEvent) {
-        for observer in observers { observer(event) }
+        policy.observer?(event)
     }
 
     // MARK: Deadline
@@ -94,7 +91,7 @@ final class RequestPipeline: Sendable {
         do {
             return try accept(try await exchange(draft, first: first))
         } catch let error as HalleyError {
-            guard let fallback, let response = await fallback(first.request, error) else { throw error }
+            guard let fallback = policy.fallback, let response = await fallback(first.request, error) else { throw error }
             emit(.fallbackUsed(url: url, error: error))
             guard response.isSuccess else {
                 let httpError = HTTPError(response: response)
@@ -107,13 +104,12 @@ final class RequestPipeline: Sendable {
 
     /// Runs the validators (manager's, then call's) on a 2xx response.
     func validate(_ response: ResourceResponse, document: HALResource?, includePath: String?) throws(HalleyError) {
-        for validator in validators {
-            do {
-                try validator(response, document)
-            } catch {
-                throw HalleyError(code: .validation, includePath: includePath, url: response.url,
-                                  message: "response rejected by the validator: \(error)", underlying: error)
-            }
+        guard let validator = policy.validator else { return }
+        do {
+            try validator(response, document)
+        } catch {
+            throw HalleyError(code: .validation, includePath: includePath, url: response.url,
+                              message: "response rejected by the validator: \(error)", underlying: error)
         }
     }
 
@@ -163,7 +159,7 @@ final class RequestPipeline: Sendable {
                                   message: "the header provider failed: \(error)", underlying: error)
             }
         }
-        fields.merge(callHeaders)
+        fields.merge(policy.headers)
         let trusted = isTrusted(draft.url)
         for field in fields where trusted || !credentialHeaders.contains(field.name.lowercased()) {
             request.headers[field.name] = field.value
@@ -172,7 +168,7 @@ final class RequestPipeline: Sendable {
             request.body = data
             request.headers["Content-Type"] = contentType
         }
-        for configure in configurators { try await configure(&request) }
+        if let configure = policy.configureRequest { try await configure(&request) }
         return Built(request: request, generation: generation)
     }
 

@@ -17,3 +17,92 @@ public typealias ResponseValidator = @Sendable (_ response: ResourceResponse, _ 
 /// Supplies a response (say, from disk) when a request fails. Return `nil` to let the
 /// failure stand. A fallback response is validated like any other.
 public typealias ResponseFallback = @Sendable (_ request: ResourceRequest, _ error: HalleyError) async -> ResourceResponse?
+
+/// The request policy a manager and a call share: headers, variables, credentials, events,
+/// request hooks, retries, timeouts, validation, fallback and concurrency.
+///
+/// The manager's ``ResourceManager/Configuration`` and each call's ``CallOptions`` hold one;
+/// a call runs with `configuration.policy.merged(with: options.policy)`. Every field has one
+/// merge rule, written once in ``merged(with:)``:
+///
+/// | Rule | Fields | The call's value |
+/// | --- | --- | --- |
+/// | overlay | ``headers``, ``variables`` | wins name by name |
+/// | union | ``credentialHeaders``, ``allowedOrigins`` | adds to the manager's |
+/// | chain | ``observer``, ``configureRequest``, ``validator`` | runs after the manager's |
+/// | replace | ``retryPolicy``, ``requestTimeout``, ``fallback``, ``maxConcurrency`` | replaces the manager's when set |
+///
+/// ```swift
+/// var manager = RequestPolicy()
+/// manager.headers = ["User-Agent": "MyApp/1.0"]
+/// var call = RequestPolicy()
+/// call.headers = ["Authorization": "Bearer abc"]
+/// call.maxConcurrency = 16
+/// let effective = manager.merged(with: call)   // both headers, concurrency 16
+/// ```
+public struct RequestPolicy: Sendable {
+    /// Header fields for every request (credential-bearing ones only to trusted origins).
+    public var headers: HTTPHeaders = [:]
+    /// Template variables for templated links and a templated root.
+    public var variables: [String: TemplateValue] = [:]
+    /// Header names that carry credentials: sent only to trusted origins.
+    public var credentialHeaders: Set<String> = []
+    /// Origins, beyond the call's root, that may receive credential-bearing headers.
+    public var allowedOrigins: Set<Origin> = []
+    /// Receives events.
+    public var observer: TraversalObserver?
+    /// Runs on every request after the header rules.
+    public var configureRequest: RequestConfigurator?
+    /// Rejects 2xx responses.
+    public var validator: ResponseValidator?
+    /// How failed requests are retried; `nil`: not set here.
+    public var retryPolicy: RetryPolicy?
+    /// How long one request attempt may take; `nil`: not set here (and no limit when no layer
+    /// sets one).
+    public var requestTimeout: Duration?
+    /// Supplies a response when a request fails.
+    public var fallback: ResponseFallback?
+    /// The most requests in flight at once; `nil`: not set here.
+    public var maxConcurrency: Int?
+
+    /// An empty policy: nothing set.
+    public init() {}
+
+    /// This policy (the manager's) with `call` laid over it, by the rules in the table above.
+    public func merged(with call: RequestPolicy) -> RequestPolicy {
+        var merged = self
+        merged.headers.merge(call.headers)
+        merged.variables.merge(call.variables) { _, call in call }
+        merged.credentialHeaders.formUnion(call.credentialHeaders)
+        merged.allowedOrigins.formUnion(call.allowedOrigins)
+        if let first = observer, let second = call.observer {
+            merged.observer = { event in
+                first(event)
+                second(event)
+            }
+        } else {
+            merged.observer = observer ?? call.observer
+        }
+        if let first = configureRequest, let second = call.configureRequest {
+            merged.configureRequest = { request in
+                try await first(&request)
+                try await second(&request)
+            }
+        } else {
+            merged.configureRequest = configureRequest ?? call.configureRequest
+        }
+        if let first = validator, let second = call.validator {
+            merged.validator = { response, document in
+                try first(response, document)
+                try second(response, document)
+            }
+        } else {
+            merged.validator = validator ?? call.validator
+        }
+        merged.retryPolicy = call.retryPolicy ?? retryPolicy
+        merged.requestTimeout = call.requestTimeout ?? requestTimeout
+        merged.fallback = call.fallback ?? fallback
+        merged.maxConcurrency = call.maxConcurrency ?? maxConcurrency
+        return merged
+    }
+}

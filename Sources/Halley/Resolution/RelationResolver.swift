@@ -6,7 +6,7 @@ import Foundation
 /// resolved, the deprecation event, and the "available rels" message when it is missing.
 struct RelationResolver: Sendable {
     /// Embedded first or links first.
-    let preference: TraversalOptions.Preference
+    let preference: CallOptions.Preference
     /// The call's variables: provider, manager and call layers already overlaid.
     let variables: [String: TemplateValue]
     /// Receives the deprecation events.

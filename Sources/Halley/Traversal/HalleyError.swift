@@ -78,6 +78,11 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    /// An ``Code/invalidInclude`` error for a malformed or conflicting include path.
+    init(_ error: IncludePathError) {
+        self.init(code: .invalidInclude, includePath: error.path, message: error.description, underlying: error)
+    }
+
     /// The HTTP error, when ``code`` is ``Code/http``.
     public var httpError: HTTPError? { underlying as? HTTPError }
 

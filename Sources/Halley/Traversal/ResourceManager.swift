@@ -13,24 +13,24 @@ import Foundation
 /// A manager holds no per-call state; calls run independently and concurrently.
 public struct ResourceManager: Sendable {
     /// Settings shared by every call of a manager.
+    ///
+    /// The fields a call can also set live in ``policy`` (see ``RequestPolicy`` for how a
+    /// call's options are laid over them); the properties below forward to it.
     public struct Configuration: Sendable {
-        /// The most requests one call keeps in flight (8 by default).
-        public var maxConcurrency: Int = 8
-        /// Header fields sent with every request (credential-bearing ones only to trusted
-        /// origins).
-        public var headers: HTTPHeaders = [:]
-        /// Global template variables; per-call and per-include variables win over them.
-        public var variables: [String: TemplateValue] = [:]
+        /// Headers, variables, credentials, hooks, retries, timeouts, validation, fallback and
+        /// concurrency for every call: 8 requests in flight, `Authorization`, `Cookie` and
+        /// `Proxy-Authorization` as credentials, a 60 s attempt timeout and no retries.
+        public var policy: RequestPolicy = {
+            var policy = RequestPolicy()
+            policy.credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+            policy.requestTimeout = .seconds(60)
+            policy.retryPolicy = RetryPolicy.none
+            policy.maxConcurrency = 8
+            return policy
+        }()
         /// A provider of variables (values and closures) consulted at the start of each call,
         /// below ``variables``. Use ``TemplateVariableProvider/shared`` for one global set.
         public var templateVariables: TemplateVariableProvider?
-        /// Header names that carry credentials: sent only to the root URL's origin and
-        /// ``allowedOrigins``.
-        public var credentialHeaders: Set<String> = ["Authorization", "Cookie", "Proxy-Authorization"]
-        /// Origins, beyond each call's root, that may receive credential-bearing headers.
-        public var allowedOrigins: Set<Origin> = []
-        /// Receives every call's events.
-        public var observer: TraversalObserver?
         /// Headers computed for every attempt of every request (tokens), after ``headers``:
         /// a retry asks again, so it never re-sends a token that was refreshed meanwhile.
         public var headerProvider: HeaderProvider?
@@ -50,19 +50,70 @@ public struct ResourceManager: Sendable {
         }
         /// The single-flight state behind ``refreshCredentials``.
         var credentialRefresher: CredentialRefresher?
-        /// Runs on every request after the header rules; the call's configurator runs after it.
-        public var configureRequest: RequestConfigurator?
-        /// How failed requests are retried; no retries by default.
-        public var retryPolicy: RetryPolicy = .none
-        /// How long one request attempt may take, all of it (60 s): a server that accepts and
-        /// never answers, or trickles a body forever, cannot hold a call open.
-        public var requestTimeout: Duration? = .seconds(60)
-        /// Rejects 2xx responses that are not acceptable; runs before the call's validator.
-        public var validator: ResponseValidator?
-        /// Supplies a response when a request fails.
-        public var fallback: ResponseFallback?
         /// An HTTP cache shared by every call of this manager; off (`nil`) by default.
         public var cache: ResponseCache?
+        /// The decoder typed calls use when they are not given one (date and key strategies
+        /// set once for the whole API).
+        public var decoder: JSONDecoder = JSONDecoder()
+
+        /// The most requests one call keeps in flight (8 by default).
+        public var maxConcurrency: Int {
+            get { policy.maxConcurrency ?? 8 }
+            set { policy.maxConcurrency = newValue }
+        }
+        /// Header fields sent with every request (credential-bearing ones only to trusted
+        /// origins).
+        public var headers: HTTPHeaders {
+            get { policy.headers }
+            set { policy.headers = newValue }
+        }
+        /// Global template variables; per-call and per-include variables win over them.
+        public var variables: [String: TemplateValue] {
+            get { policy.variables }
+            set { policy.variables = newValue }
+        }
+        /// Header names that carry credentials: sent only to the root URL's origin and
+        /// ``allowedOrigins``.
+        public var credentialHeaders: Set<String> {
+            get { policy.credentialHeaders }
+            set { policy.credentialHeaders = newValue }
+        }
+        /// Origins, beyond each call's root, that may receive credential-bearing headers.
+        public var allowedOrigins: Set<Origin> {
+            get { policy.allowedOrigins }
+            set { policy.allowedOrigins = newValue }
+        }
+        /// Receives every call's events.
+        public var observer: TraversalObserver? {
+            get { policy.observer }
+            set { policy.observer = newValue }
+        }
+        /// Runs on every request after the header rules; the call's configurator runs after it.
+        public var configureRequest: RequestConfigurator? {
+            get { policy.configureRequest }
+            set { policy.configureRequest = newValue }
+        }
+        /// How failed requests are retried; no retries by default.
+        public var retryPolicy: RetryPolicy {
+            get { policy.retryPolicy ?? RetryPolicy.none }
+            set { policy.retryPolicy = newValue }
+        }
+        /// How long one request attempt may take, all of it (60 s): a server that accepts and
+        /// never answers, or trickles a body forever, cannot hold a call open.
+        public var requestTimeout: Duration? {
+            get { policy.requestTimeout }
+            set { policy.requestTimeout = newValue }
+        }
+        /// Rejects 2xx responses that are not acceptable; runs before the call's validator.
+        public var validator: ResponseValidator? {
+            get { policy.validator }
+            set { policy.validator = newValue }
+        }
+        /// Supplies a response when a request fails.
+        public var fallback: ResponseFallback? {
+            get { policy.fallback }
+            set { policy.fallback = newValue }
+        }
 
         /// Default settings.
         public init() {}
@@ -96,7 +147,7 @@ public struct ResourceManager: Sendable {
     ///   - options: Embedded/links preference, variables, headers, limits, observer.
     /// - Returns: The root's JSON with each relationship under its rel name.
     /// - Throws: ``HalleyError`` naming the include path and URL; `CancellationError`.
-    public func resource(from url: URL, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
+    public func resource(from url: URL, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> JSONValue
     {
         try await resource(from: url, plan: plan(includes), options: options)
@@ -107,7 +158,7 @@ public struct ResourceManager: Sendable {
     ///
     /// - Throws: ``HalleyError`` (``HalleyError/Code/invalidTemplate`` or
     ///   ``HalleyError/Code/invalidURL`` for a bad root), and as ``resource(from:includes:options:)-(URL,_,_)``.
-    public func resource(from template: String, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
+    public func resource(from template: String, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> JSONValue
     {
         let variables = callVariables(options)
@@ -116,14 +167,14 @@ public struct ResourceManager: Sendable {
     }
 
     /// Fetches a resource with an already compiled plan (what typed include lists produce).
-    public func resource(from url: URL, plan: IncludePlan, options: TraversalOptions = TraversalOptions()) async throws
+    public func resource(from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> JSONValue
     {
         try await run(url, plan: plan, options: options, variables: callVariables(options))
     }
 
     /// The strict traversal with the call's variables already evaluated.
-    func run(_ url: URL, plan: IncludePlan, options: TraversalOptions, variables: [String: TemplateValue]) async throws
+    func run(_ url: URL, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue]) async throws
         -> JSONValue
     {
         try checkDepth(plan, options: options)
@@ -137,7 +188,7 @@ public struct ResourceManager: Sendable {
     /// Fetches one HAL document, with no includes: for inspecting links and state.
     ///
     /// - Throws: ``HalleyError`` (HTTP, transport, invalid document, unsupported scheme).
-    public func document(at url: URL, options: TraversalOptions = TraversalOptions()) async throws -> HALResource {
+    public func document(at url: URL, options: CallOptions = CallOptions()) async throws -> HALResource {
         let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: false)
         return try await context.withinDeadline { try await context.document(at: url, includePath: nil) }
     }
@@ -146,7 +197,7 @@ public struct ResourceManager: Sendable {
     ///
     /// A failed relationship is left out of the document and listed in
     /// ``TraversalResult/failures``; the other branches carry on. A failed root still throws.
-    public func traverse(_ url: URL, plan: IncludePlan, options: TraversalOptions = TraversalOptions()) async throws
+    public func traverse(_ url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> TraversalResult
     {
         try checkDepth(plan, options: options)
@@ -160,20 +211,20 @@ public struct ResourceManager: Sendable {
     }
 
     /// Fetches one HAL document whose URL is a template, expanded with the call's variables.
-    public func document(at template: String, options: TraversalOptions = TraversalOptions()) async throws -> HALResource {
+    public func document(at template: String, options: CallOptions = CallOptions()) async throws -> HALResource {
         try await document(at: rootURL(template, variables: callVariables(options)), options: options)
     }
 
     /// ``traverse(_:includes:options:)-(URL,_,_)`` from a URL template, expanded with the
     /// call's variables.
-    public func traverse(_ template: String, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
+    public func traverse(_ template: String, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> TraversalResult
     {
         try await traverse(rootURL(template, variables: callVariables(options)), includes: includes, options: options)
     }
 
     /// ``traverse(_:plan:options:)`` with include paths.
-    public func traverse(_ url: URL, includes: [Include] = [], options: TraversalOptions = TraversalOptions())
+    public func traverse(_ url: URL, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> TraversalResult
     {
         try await traverse(url, plan: plan(includes), options: options)
@@ -185,9 +236,9 @@ public struct ResourceManager: Sendable {
     ///
     /// Items come from `_embedded.item`, else `_links.item` (each fetched), else the only
     /// relation in `_embedded` (Spring Data REST names it after the entity); the key is
-    /// ``TraversalOptions/collectionItemKey``. An empty collection gives `[]`.
+    /// ``CallOptions/collectionItemKey``. An empty collection gives `[]`.
     public func resourceCollection(
-        from url: URL, includes: [Include] = [], options: TraversalOptions = TraversalOptions()
+        from url: URL, includes: [Include] = [], options: CallOptions = CallOptions()
     ) async throws -> [JSONValue] {
         try await resourceCollectionWithMetadata(from: url, includes: includes, options: options).items
     }
@@ -195,20 +246,20 @@ public struct ResourceManager: Sendable {
     /// Like ``resourceCollection(from:includes:options:)`` and also returns the collection's
     /// own attributes (paging metadata) and links (`next`, `prev`, ...).
     public func resourceCollectionWithMetadata(
-        from url: URL, includes: [Include] = [], options: TraversalOptions = TraversalOptions()
+        from url: URL, includes: [Include] = [], options: CallOptions = CallOptions()
     ) async throws -> ResourceCollection {
         try await resourceCollectionWithMetadata(from: url, plan: plan(includes), options: options)
     }
 
     /// The collection call with an already compiled plan.
     public func resourceCollectionWithMetadata(
-        from url: URL, plan: IncludePlan, options: TraversalOptions = TraversalOptions()
+        from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()
     ) async throws -> ResourceCollection {
         try await collection(url, plan: plan, options: options, variables: callVariables(options))
     }
 
     /// The collection call with the call's variables already evaluated.
-    func collection(_ url: URL, plan: IncludePlan, options: TraversalOptions, variables: [String: TemplateValue])
+    func collection(_ url: URL, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue])
         async throws -> ResourceCollection
     {
         try checkDepth(plan, options: options)
@@ -223,7 +274,7 @@ public struct ResourceManager: Sendable {
 
     // MARK: Helpers
 
-    func makeContext(root: URL, options: TraversalOptions, variables: [String: TemplateValue], collectsFailures: Bool)
+    func makeContext(root: URL, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool)
         -> TraversalContext
     {
         TraversalContext(pipeline: pipeline(trusting: root, options: options), options: options, variables: variables,
@@ -231,26 +282,27 @@ public struct ResourceManager: Sendable {
     }
 
     /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin.
-    func pipeline(trusting trustRoot: URL, options: TraversalOptions) -> RequestPipeline {
+    func pipeline(trusting trustRoot: URL, options: CallOptions) -> RequestPipeline {
         RequestPipeline(requester: requester, configuration: configuration, options: options, trustRoot: trustRoot)
     }
 
     /// The call's variables: the provider's (evaluated now, once per call), the manager's,
     /// then the call's.
-    func callVariables(_ options: TraversalOptions) -> [String: TemplateValue] {
-        configuration.globalVariables().merging(options.variables) { _, call in call }
+    func callVariables(_ options: CallOptions) -> [String: TemplateValue] {
+        var providerLayer = RequestPolicy()
+        providerLayer.variables = configuration.templateVariables?.values() ?? [:]
+        return providerLayer.merged(with: configuration.policy).merged(with: options.policy).variables
     }
 
     func plan(_ includes: [Include]) throws(HalleyError) -> IncludePlan {
         do {
             return try IncludePlan(includes)
         } catch {
-            throw HalleyError(code: .invalidInclude, includePath: error.path, message: error.description,
-                              underlying: error)
+            throw HalleyError(error)
         }
     }
 
-    private func checkDepth(_ plan: IncludePlan, options: TraversalOptions) throws(HalleyError) {
+    private func checkDepth(_ plan: IncludePlan, options: CallOptions) throws(HalleyError) {
         guard plan.depth <= options.maxIncludeDepth else {
             throw HalleyError(code: .limitExceeded,
                               message: "include paths are \(plan.depth) levels deep; the limit is \(options.maxIncludeDepth)")
@@ -273,10 +325,3 @@ public struct ResourceManager: Sendable {
     }
 }
 
-extension ResourceManager.Configuration {
-    /// The provider's variables overlaid with the fixed ``variables``.
-    func globalVariables() -> [String: TemplateValue] {
-        guard let provider = templateVariables else { return variables }
-        return provider.values().merging(variables) { _, fixed in fixed }
-    }
-}

@@ -6,7 +6,7 @@ import Foundation
 final class TraversalContext: Sendable {
     let pipeline: RequestPipeline
     let resolver: RelationResolver
-    let preference: TraversalOptions.Preference
+    let preference: CallOptions.Preference
     let variables: [String: TemplateValue]
     let itemKey: String
     let parsing: HALParsingOptions
@@ -15,7 +15,7 @@ final class TraversalContext: Sendable {
     let maxItemsPerPage: Int
     private let failures = LockedValue<[HalleyError]>([])
 
-    init(pipeline: RequestPipeline, options: TraversalOptions, variables: [String: TemplateValue], collectsFailures: Bool) {
+    init(pipeline: RequestPipeline, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool) {
         self.pipeline = pipeline
         resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
         preference = options.preference

@@ -4,7 +4,7 @@ import Foundation
 /// logging (`os.Logger`, swift-log) and metrics.
 ///
 /// ```swift
-/// var options = TraversalOptions()
+/// var options = CallOptions()
 /// options.observer = { event in
 ///     if case .requestFinished(let record) = event { print(record.url, record.status ?? 0) }
 /// }

@@ -14,7 +14,7 @@ struct CriticalPathScenario: Scenario {
         let requester = InMemoryRequester(latency: latency)
         await tree.register(on: requester)
         let manager = ResourceManager(requester: requester)
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = 64
         let root = try BenchGraphs.url(BenchGraphs.Tree.rootPath)
         let ideal = (latency * (tree.depth + 1)).seconds

@@ -34,7 +34,7 @@ struct DedupScenario: Scenario {
             await nested.register(BenchGraphs.base + path, json: BenchGraphs.item(path, index: index))
         }
 
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = 64
         let flatCheck = try await check(flat, root: "/flat", include: "[branches]", options: options, settings: settings) {
             $0["branches"]?.arrayValue?.count ?? 0
@@ -78,7 +78,7 @@ struct DedupScenario: Scenario {
 
     /// Runs the call `settings.repetitions` times and checks the requests of every call.
     private func check(
-        _ requester: InMemoryRequester, root: String, include: Include, options: TraversalOptions,
+        _ requester: InMemoryRequester, root: String, include: Include, options: CallOptions,
         settings: BenchSettings, merged: (JSONValue) -> Int
     ) async throws -> Check {
         let manager = ResourceManager(requester: requester)

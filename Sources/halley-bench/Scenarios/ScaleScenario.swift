@@ -23,7 +23,7 @@ struct ScaleScenario: Scenario {
             let rootPath = "/scale-\(size)"
             await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) { "/items/\($0)" }
             let manager = ResourceManager(requester: requester)
-            var options = TraversalOptions()
+            var options = CallOptions()
             options.maxRequests = size + 10
             let root = try BenchGraphs.url(rootPath)
 
@@ -95,7 +95,7 @@ struct ScaleScenario: Scenario {
 
     /// One call, checked: every item merged, one request each.
     private func verify(
-        _ manager: ResourceManager, _ requester: InMemoryRequester, root: URL, size: Int, options: TraversalOptions
+        _ manager: ResourceManager, _ requester: InMemoryRequester, root: URL, size: Int, options: CallOptions
     ) async throws {
         await requester.resetCounts()
         let document = try await manager.resource(from: root, includes: ["[items]"], options: options)

@@ -25,7 +25,7 @@ struct UnevenLatencyScenario: Scenario {
         let requester = InMemoryRequester(latency: .zero)
         await tree.register(on: requester, latency: latencies)
         let manager = ResourceManager(requester: requester)
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = 64
         let root = try BenchGraphs.url(BenchGraphs.Tree.rootPath)
         let longest = tree.longestPath(latencies)

@@ -16,7 +16,7 @@ struct WideFanOutScenario: Scenario {
         await BenchGraphs.registerList(on: requester, rootPath: "/wide", rel: "items", count: count,
                                        rootLatency: .zero) { "/wide/\($0)" }
         let manager = ResourceManager(requester: requester)
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = limit
         options.maxRequests = count + 10
         let root = try BenchGraphs.url("/wide")

@@ -17,7 +17,7 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for (path, document) in zip(paths, documents) {
             await requester.register("https://api.example.com" + path, InMemoryRequester.Route(body: Data(document)))
         }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxRequests = 50
         options.maxConcurrency = 4
         let manager = ResourceManager(requester: requester)

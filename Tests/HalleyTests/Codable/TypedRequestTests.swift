@@ -50,7 +50,7 @@ import Testing
         #expect(embedded.website?.url.absoluteString == "https://embedded.example.com")
         #expect(await requester.paths == ["/contacts/1"])
 
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.preference = .links
         let linked = try await manager.request(HalleyRequest<Contact>(url: contactURL, includeType: .full, options: options))
         #expect(linked.contacts?.map(\.name) == ["Linked 2"])

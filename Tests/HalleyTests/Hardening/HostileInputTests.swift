@@ -9,7 +9,7 @@ import Testing
     let base = Graph.base
 
     /// Serves `body` at /doc and fetches it with `include`.
-    private func outcome(_ body: Data, include: Include? = nil, options: TraversalOptions = TraversalOptions())
+    private func outcome(_ body: Data, include: Include? = nil, options: CallOptions = CallOptions())
         async -> Result<JSONValue, HalleyError>
     {
         let requester = InMemoryRequester()
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aFiftyMegabyteBodyFromAnyRequester() async {
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxBodyBytes = 1_000_000
         let body = Data(("\"" + String(repeating: "x", count: 2_000_000) + "\"").utf8)
         expectFailure(await outcome(body, options: options), .limitExceeded)
@@ -107,7 +107,7 @@ import Testing
         let items = (0..<50).map { _ in #"{"n": 1}"# }.joined(separator: ",")
         let requester = InMemoryRequester()
         await requester.register(base + "/page", text: #"{"_embedded": {"item": ["# + items + "]}}")
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxItemsPerPage = 10
         await #expect {
             try await ResourceManager(requester: requester).resourceCollection(from: Graph.url("/page"), options: options)
@@ -146,7 +146,7 @@ import Testing
 
     @Test func aFiftyMegabyteBodyIsStoppedWhileReading() async throws {
         let server = try await TestServer.hostile()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxBodyBytes = 4 * 1024 * 1024
         let (error, elapsed) = await failure { try await manager().resource(from: server.url("/huge?mb=50"), options: options) }
         #expect(error?.code == .limitExceeded, "\(String(describing: error))")
@@ -156,7 +156,7 @@ import Testing
 
     @Test func aBodyThatNeverEndsIsStoppedAtTheLimit() async throws {
         let server = try await TestServer.hostile()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxBodyBytes = 2 * 1024 * 1024
         let (error, elapsed) = await failure { try await manager().resource(from: server.url("/endless"), options: options) }
         #expect(error?.code == .limitExceeded, "\(String(describing: error))")

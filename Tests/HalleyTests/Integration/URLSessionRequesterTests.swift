@@ -41,7 +41,7 @@ import Testing
         let server = try await TestServer.shared()
         let tag = marker()
         let manager = manager { $0.variables = ["size": 2] }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["page": 0]
         options.headers = ["X-Request-Tag": tag]
 
@@ -67,7 +67,7 @@ import Testing
     @Test func templatedRootURLIsExpandedBeforeTheFirstRequest() async throws {
         let server = try await TestServer.shared()
         let tag = marker()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["page": 1, "size": 2]
         options.headers = ["X-Request-Tag": tag]
         let template = server.baseURL.absoluteString + "/contacts{?page,size}"
@@ -83,7 +83,7 @@ import Testing
 
     @Test func relativeHrefsResolveAgainstTheDocumentThatHoldsThem() async throws {
         let server = try await TestServer.shared()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["id": 1]
 
         // `contacts/{id}` is relative to `/`; `../websites/1` is relative to `/contacts/1`.
@@ -212,7 +212,7 @@ import Testing
         let server = try await TestServer.shared()
         let tag = marker()
         let manager = manager { $0.headers = ["X-Client": "halley-integration"] }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.headers = ["X-Request-Tag": tag]
 
         let json = try await manager.resource(from: server.url("/"), includes: ["headers"], options: options)
@@ -277,7 +277,7 @@ import Testing
         let second = try await TestServer.secondary()
         let tag = marker()
         let manager = manager { $0.headers = ["Authorization": "Bearer secret"] }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.allowedOrigins = [Origin(second.baseURL)]
 
         let json = try await manager.resource(

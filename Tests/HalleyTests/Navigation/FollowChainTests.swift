@@ -55,7 +55,7 @@ import Testing
     @Test func embeddedResourcesAreReusedWithoutARequest() async throws {
         let requester = await api()
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         let manager = ResourceManager(requester: requester)
         let website = try await manager.entry(base + "/", options: options).follow("ex:me").follow("website").get()
@@ -101,7 +101,7 @@ import Testing
 
     @Test func deprecatedHopsWarn() async throws {
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         _ = try await ResourceManager(requester: await api()).entry(base + "/", options: options).follow("ex:legacy").get()
         #expect(log.all.contains { if case .deprecatedLinkFollowed(_, let url, _) = $0 { url.path == "/legacy" } else { false } })
@@ -118,5 +118,27 @@ import Testing
         let sdk = ContactsAPI(root: ResourceManager(requester: await api()).entry(base + "/"))
         #expect(try await sdk.contact(id: "2").get(Person.self).name == "Bob")
         #expect(try await sdk.contacts.page(of: Person.self).items.map(\.name) == ["Ann"])
+    }
+}
+
+/// Typed requests, pages and paged sequences cross task boundaries.
+@Suite struct SendableRequestTests {
+    struct Item: Decodable, Sendable { let n: Int }
+
+    @Test func requestsPagesAndSequencesCanBeSentToOtherTasks() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(Graph.base + "/items", json: Graph.resource("/items", embedded: ["item": [["n": 1], ["n": 2]]]))
+        let manager = ResourceManager(requester: requester)
+        let chain = manager.entry(Graph.base + "/items")
+        let page = try await Task.detached { try await chain.page(of: Item.self) }.value
+        #expect(page.items.map(\.n) == [1, 2])
+        let request = HalleyRequest<Item>(url: Graph.base + "/items")
+        let items = try await Task.detached { try await manager.requestCollection(request) }.value
+        #expect(items.map(\.n) == [1, 2])
+        let sequence = manager.items(Item.self, from: Graph.url("/items"))
+        let all = try await Task.detached { try await sequence.collect() }.value
+        #expect(all.map(\.n) == [1, 2])
+        let sentPage = await Task.detached { page }.value
+        #expect(sentPage.items.count == 2)
     }
 }

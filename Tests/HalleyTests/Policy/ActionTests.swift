@@ -77,7 +77,7 @@ import Testing
         configuration.headers = ["Authorization": "Bearer secret"]
         let manager = ResourceManager(requester: requester, configuration: configuration)
         let basket = try await manager.document(at: Graph.url("/basket"))
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["express": true]
         let accepted = try await manager.send(.post, rel: "ea:order", of: basket, body: .json(["item": "book"]), options: options)
         #expect(accepted.status == 202)

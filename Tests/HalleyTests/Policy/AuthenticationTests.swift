@@ -164,7 +164,7 @@ import Testing
         let manager = manager(URLSessionRequester(), tokens: tokens)
         let id = UUID().uuidString
         // 503 first; meanwhile the token rotates; the retry must carry the new one.
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.configureRequest = { request in
             if request.headers["Authorization"] == "Bearer token-1" { await tokens.rotate() }
         }

@@ -13,7 +13,7 @@ import Testing
         var configuration = ResourceManager.Configuration()
         configuration.headers = ["X-Layer": "manager", "X-Manager": "1", "User-Agent": "Halley"]
         configuration.headerProvider = { ["X-Layer": "provider", "X-Provider": "1"] }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.headers = ["X-Layer": "call", "X-Call": "1"]
         options.configureRequest = { request in
             #expect(request.headers["X-Layer"] == "call", "the closure runs last")
@@ -102,7 +102,7 @@ import Testing
         #expect(await requester.requestCount == 1, "POST is not idempotent")
 
         await requester.resetCounts()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.retryPolicy = configuration.retryPolicy
         options.retryPolicy?.retryableMethods.insert(.post)
         _ = try? await manager.send(.post, to: Graph.url("/down"), body: .text("x"), options: options)
@@ -132,7 +132,7 @@ import Testing
     @Test func thePerRequestTimeoutBoundsAnyRequester() async throws {
         let requester = InMemoryRequester()
         await requester.register(base + "/slow", json: ["x": 1], latency: .seconds(10))
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.requestTimeout = .milliseconds(100)
         let clock = ContinuousClock()
         let start = clock.now
@@ -146,7 +146,7 @@ import Testing
         let gate = GatedRequester()
         await gate.register(base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/fast"), Graph.link("/slow")]]))
         await gate.register(base + "/fast", json: ["n": 1])
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.deadline = .seconds(2)
         let clock = ContinuousClock()
         let start = clock.now
@@ -171,7 +171,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", json: Graph.resource("/a", ["name": "no orders rel"]))
         struct MissingRel: Error {}
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.validator = { _, document in
             if document?.links.relation("orders") == nil { throw MissingRel() }
         }
@@ -184,7 +184,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", InMemoryRequester.Route(status: 500, body: Data("boom".utf8)))
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         options.fallback = { request, error in
             #expect(error.httpError?.status == 500)

@@ -108,7 +108,7 @@ import Testing
     }
 
     private func call(_ manager: ResourceManager, _ headers: HTTPHeaders) async throws -> JSONValue {
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.headers = headers
         return try await manager.resource(from: Graph.url("/me"), options: options)
     }
@@ -130,7 +130,7 @@ import Testing
         // A cookie is a credential too, and so is a header the caller names as one.
         #expect(try await call(manager, ["Cookie": "session=1"])["user"] == .null)
         #expect(await requester.requestCount == 4)
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.headers = ["X-Api-Key": "k1"]
         options.credentialHeaders = ["X-Api-Key"]
         _ = try await manager.resource(from: Graph.url("/me"), options: options)
@@ -188,7 +188,7 @@ import Testing
         configuration.cache = ResponseCache()
         let manager = ResourceManager(requester: URLSessionRequester(), configuration: configuration)
         func call(_ headers: HTTPHeaders, vary: String? = nil) async throws -> JSONValue {
-            var options = TraversalOptions()
+            var options = CallOptions()
             options.headers = headers
             let path = "/cacheable" + (vary.map { "?vary=" + TestServer.queryValue($0) } ?? "")
             return try await manager.resource(from: server.url(path), options: options)

@@ -23,7 +23,7 @@ import Testing
         let links = (0..<100).map { Graph.link("/shared/\($0 % 10)") }
         await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
         for index in 0..<10 { await requester.register(base + "/shared/\(index)", json: ["n": .int(index)]) }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = 64
         let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
         #expect(result["items"]?.arrayValue?.count == 100)
@@ -38,7 +38,7 @@ import Testing
         for index in 0..<40 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
         for limit in [1, 3, 8] {
             await requester.resetCounts()
-            var options = TraversalOptions()
+            var options = CallOptions()
             options.maxConcurrency = limit
             _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
             #expect(await requester.maxInFlight <= limit)
@@ -55,7 +55,7 @@ import Testing
             for child in children { await add(child, level: level + 1) }
         }
         await add("/n", level: 0)
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxConcurrency = 64
         let call = Task {
             try await ResourceManager(requester: gate)
@@ -161,7 +161,7 @@ import Testing
         let links = (0..<20).map { Graph.link("/items/\($0)") }
         await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
         for index in 0..<20 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.maxRequests = 10
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)

@@ -66,7 +66,7 @@ import Testing
             json: Graph.resource("/orders", links: ["entry": [Graph.link("/orders/2"), Graph.link("/orders/1")]]))
         await requester.register(base + "/orders/1", json: Graph.resource("/orders/1", ["n": 1]))
         await requester.register(base + "/orders/2", json: Graph.resource("/orders/2", ["n": 2]))
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.collectionItemKey = "entry"
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["[orders]"], options: options)
@@ -106,7 +106,7 @@ import Testing
                 ["title": "root"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["[contacts].website"], options: options)
@@ -129,7 +129,7 @@ import Testing
             json: Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")],
                                  embedded: ["website": embeddedWebsite], ["name": "fresh"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "fresh"]))
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.preference = .links
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["contact.website"], options: options)
@@ -147,7 +147,7 @@ import Testing
             json: Graph.resource("/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website"], options: options)
@@ -168,7 +168,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", json: Graph.resource("/a", ["name": "no links"]))
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website", "[contacts]"], options: options)

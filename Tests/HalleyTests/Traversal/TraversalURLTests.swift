@@ -27,7 +27,7 @@ import Testing
         let manager = ResourceManager(requester: requester, configuration: configuration)
         #expect(try await manager.resource(from: Graph.url("/a"), includes: ["website"])["website"]?["id"] == "global?size=s")
 
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["id": "call"]
         #expect(try await manager.resource(from: Graph.url("/a"), includes: ["website"], options: options)["website"]?["id"]
             == "call?size=s")
@@ -54,7 +54,7 @@ import Testing
     @Test func aTemplatedRootIsExpandedWithTheCallVariables() async throws {
         let requester = InMemoryRequester()
         await requester.register(base + "/search?q=ada%20l", json: Graph.resource("/search", ["hits": 1]))
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.variables = ["q": "ada l"]
         let result = try await ResourceManager(requester: requester).resource(from: base + "/search{?q}", options: options)
         #expect(result["hits"] == 1)
@@ -108,7 +108,7 @@ import Testing
         await requester.register("https://cdn.example.org/c", json: ["c": true])
         var configuration = ResourceManager.Configuration()
         configuration.headers = ["Authorization": "Bearer secret", "User-Agent": "HalleyTests", "X-Api-Key": "k"]
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.credentialHeaders = ["X-Api-Key"]
         let manager = ResourceManager(requester: requester, configuration: configuration)
         _ = try await manager.resource(from: Graph.url("/a"), includes: ["same", "other"], options: options)
@@ -149,7 +149,7 @@ import Testing
             json: Graph.resource("/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])]))
         await requester.register(base + "/old", json: ["x": 1])
         let log = EventLog()
-        var options = TraversalOptions()
+        var options = CallOptions()
         options.observer = log.observer
         _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["old"], options: options)
         let warnings = log.all.compactMap { event -> (URL, String)? in
