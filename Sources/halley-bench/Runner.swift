@@ -1,4 +1,5 @@
 import Foundation
+import Halley
 
 /// Runs the selected scenarios, prints the table, writes the JSON, and decides the exit
 /// status.
@@ -56,20 +57,4 @@ func printError(_ message: String) {
 }
 
 /// The exit status handed from the benchmark task to the main thread.
-final class ExitStatus: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Int32 = 0
-
-    func set(_ status: Int32) {
-        lock.lock()
-        value = status
-        lock.unlock()
-    }
-
-    func get() -> Int32 {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
+typealias ExitStatus = LockedValue<Int32>

@@ -29,7 +29,7 @@ if arguments.list {
 // The main thread blocks on a semaphore instead of using top-level `await`: top-level code
 // parks the main thread in libdispatch's `dispatch_main` (`sigsuspend`), which crashes
 // valgrind 3.19 ("Valgrind received a signal 11"), and callgrind must be able to run this.
-let status = ExitStatus()
+let status = ExitStatus(0)
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
     status.set(await BenchRunner.run(arguments, scenarios: scenarios))

@@ -1,18 +1,17 @@
 import Foundation
+import Halley
 
 /// Writes the tool's output: results to stdout, diagnostics to stderr, one whole line per
 /// write.
 ///
 /// Observer callbacks run on many tasks at once, so every write goes through one lock and
 /// one `write(2)`-sized call: lines from concurrent requests never interleave mid-line.
-final class Console: @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: the only stored state is `lock` (itself thread-safe)
-    // and the two `FileHandle`s, which are only touched while `lock` is held.
-
+final class Console: Sendable {
     /// The process-wide console.
     static let shared = Console()
 
-    private let lock = NSLock()
+    /// Serialises writes; the handles are only written while it is held.
+    private let lock = LockedValue(())
     private let output = FileHandle.standardOutput
     private let errors = FileHandle.standardError
 
@@ -50,11 +49,9 @@ final class Console: @unchecked Sendable {
     }
 
     private func write(_ data: Data, to handle: FileHandle) {
-        lock.lock()
-        defer { lock.unlock() }
         // `write(contentsOf:)` throws instead of trapping when the reader has gone away
         // (e.g. `halley get ... | head -1`); there is nobody left to tell, so drop it.
-        try? handle.write(contentsOf: data)
+        lock.withLock { _ in try? handle.write(contentsOf: data) }
     }
 
     /// `text` with every control character made visible (`\n` → `\u000A`), so a hostile

@@ -6,14 +6,13 @@ import Halley
 /// finished requests for the waterfall.
 ///
 /// The library calls ``observe(_:)`` from many tasks at once.
-final class TraversalReporter: @unchecked Sendable {
-    // Safety of `@unchecked Sendable`: `records` and `notedPaths` are read and written only
-    // while `lock` is held; `tracing` and `console` are immutable, and `Console` is itself
-    // thread-safe.
+final class TraversalReporter: Sendable {
+    private struct State {
+        var records: [RequestRecord] = []
+        var notedPaths: Set<String> = []
+    }
 
-    private let lock = NSLock()
-    private var records: [RequestRecord] = []
-    private var notedPaths: Set<String> = []
+    private let state = LockedValue(State())
     private let tracing: Bool
     private let console: Console
 
@@ -27,7 +26,7 @@ final class TraversalReporter: @unchecked Sendable {
     func observe(_ event: TraversalEvent) {
         switch event {
         case .requestFinished(let record):
-            lock.withLock { records.append(record) }
+            state.withLock { $0.records.append(record) }
             if tracing { console.err(TraceFormat.line(record)) }
         case .deprecatedLinkFollowed(let includePath, let url, let deprecation):
             // HAL draft 5.4: clients SHOULD warn when following a deprecated link.
@@ -59,7 +58,7 @@ final class TraversalReporter: @unchecked Sendable {
 
     /// The finished requests so far, in the order they finished.
     var finishedRequests: [RequestRecord] {
-        lock.withLock { records }
+        state.get().records
     }
 
     /// Prints the waterfall when tracing; call once the traversal has ended (well or not).
@@ -70,6 +69,6 @@ final class TraversalReporter: @unchecked Sendable {
 
     /// Whether this kind of note for this include path is new (and marks it as printed).
     private func noteOnce(_ kind: String, _ includePath: String) -> Bool {
-        lock.withLock { notedPaths.insert(kind + " " + includePath).inserted }
+        state.withLock { $0.notedPaths.insert(kind + " " + includePath).inserted }
     }
 }

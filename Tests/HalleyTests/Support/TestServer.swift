@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Halley
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -252,16 +254,9 @@ private actor Registry {
 }
 
 /// A flag set once, from any thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
+private final class Flag: Sendable {
+    private let isSet = LockedValue(false)
 
     /// Sets the flag; returns whether it was already set.
-    func set() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let was = isSet
-        isSet = true
-        return was
-    }
+    func set() -> Bool { isSet.exchange(true) }
 }
