@@ -29,8 +29,6 @@ public struct IncludePathError: Error, Sendable, Hashable, CustomStringConvertib
         public static let unexpectedCharacter = Code(rawValue: "unexpectedCharacter")
         /// The same relation included as to-one and as to-many, or with two link names.
         public static let conflictingInclude = Code(rawValue: "conflictingInclude")
-        /// The path is deeper than the allowed include depth.
-        public static let tooDeep = Code(rawValue: "tooDeep")
         /// The code's name.
         public var description: String { rawValue }
     }

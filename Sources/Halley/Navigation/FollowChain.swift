@@ -7,7 +7,7 @@ import Foundation
 /// let contacts = try await manager.entry(rootURL)
 ///     .follow("ex:contacts", ["page": 0])
 ///     .follow("next")
-///     .get(PaginationPage<Contact>.self)
+///     .page(of: Contact.self)
 /// ```
 ///
 /// Chains are values: build them once and extend them anywhere, e.g. in your own SDK type:

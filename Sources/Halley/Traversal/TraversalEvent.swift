@@ -9,6 +9,10 @@ import Foundation
 ///     if case .requestFinished(let record) = event { print(record.url, record.status ?? 0) }
 /// }
 /// ```
+///
+/// New cases are added as the library learns to report more, so a `switch` over events
+/// should end with `default:` (the enum is not frozen; `@unknown default` is not needed for a
+/// package built from source, and `default` keeps new cases from breaking your build).
 public enum TraversalEvent: Sendable {
     /// A request was sent.
     case requestStarted(RequestRecord)
@@ -38,6 +42,55 @@ public enum TraversalEvent: Sendable {
     /// The result key of a relationship is already an attribute of its parent; the attribute
     /// is kept and the relationship lands in `_embedded` under that key.
     case resultKeyTaken(includePath: String, key: String)
+}
+
+extension TraversalEvent: CustomStringConvertible {
+    /// One line for logs, e.g. `request finished: GET https://api.example.com/a 200 412 bytes
+    /// in 3.1ms (include path "[contacts]", attempt 1)`.
+    public var description: String {
+        func path(_ includePath: String?) -> String { includePath.map { " (include path \"\($0)\")" } ?? "" }
+        switch self {
+        case .requestStarted(let record):
+            return "request started: \(record)"
+        case .requestFinished(let record):
+            return "request finished: \(record)"
+        case .embeddedUsed(let includePath, let rel, let count):
+            return "used \(count) embedded \(rel) resource(s)\(path(includePath))"
+        case .deprecatedLinkFollowed(let includePath, let url, let deprecation):
+            return "followed deprecated link \(url.absoluteString)\(path(includePath)); see \(deprecation)"
+        case .relationMissing(let includePath, let rel, let url):
+            return "\(url?.absoluteString ?? "the resource") has no \(rel) relation\(path(includePath))"
+        case .retrying(let url, let attempt, let delay, let reason):
+            return "retrying \(url.absoluteString) (attempt \(attempt)) in \(delay): \(reason)"
+        case .cacheHit(let url):
+            return "served \(url.absoluteString) from the cache"
+        case .cacheRevalidated(let url):
+            return "revalidated \(url.absoluteString) (304)"
+        case .fallbackUsed(let url, let error):
+            return "used the fallback for \(url.absoluteString): \(error.message)"
+        case .credentialsRefreshStarted(let url):
+            return "refreshing credentials after a 401 from \(url.absoluteString)"
+        case .credentialsRefreshFinished(let url, let error):
+            return "credential refresh after \(url.absoluteString) " + (error.map { "failed: \($0)" } ?? "succeeded")
+        case .resultKeyTaken(let includePath, let key):
+            return "\"\(key)\" is already an attribute; the relationship is under _embedded.\(key)\(path(includePath))"
+        }
+    }
+}
+
+extension RequestRecord: CustomStringConvertible {
+    /// `GET <url> <status> <bytes> bytes in <duration> (include path "p", attempt n)`.
+    public var description: String {
+        var text = "\(method.rawValue) \(url.absoluteString)"
+        if let status { text += " \(status)" }
+        if let bytes { text += " \(bytes) bytes" }
+        if let error { text += " failed: \(error)" }
+        if let duration { text += " in \(duration)" }
+        var context: [String] = []
+        if let includePath { context.append("include path \"\(includePath)\"") }
+        context.append("attempt \(attempt)")
+        return text + " (" + context.joined(separator: ", ") + ")"
+    }
 }
 
 /// One request as observed by the engine.

@@ -208,3 +208,20 @@ import Testing
         } throws: { ($0 as? HalleyError)?.code == .validation }
     }
 }
+
+/// Events read as sentences in logs, not as storage dumps.
+@Suite struct TraversalEventDescriptionTests {
+    @Test func eventsDescribeThemselvesInOneReadableLine() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(Graph.base + "/a", json: Graph.resource("/a", links: ["b": Graph.link("/b")]))
+        await requester.register(Graph.base + "/b", json: ["b": 1])
+        let log = EventLog()
+        var options = CallOptions()
+        options.observer = log.observer
+        _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["b", "nope"], options: options)
+        let lines = log.all.map(\.description)
+        #expect(lines.contains { $0.hasPrefix("request finished: GET https://api.example.com/b 200 ") && $0.hasSuffix("(include path \"b\", attempt 1)") }, "\(lines)")
+        #expect(lines.contains("https://api.example.com/a has no nope relation (include path \"nope\")"), "\(lines)")
+        #expect(lines.allSatisfy { !$0.contains("RequestRecord(") && !$0.contains("\n") }, "\(lines)")
+    }
+}
