@@ -54,6 +54,13 @@ public struct HalleyRequest<Item: Decodable> {
         self.includeFields = includeFields
     }
 
+    /// The request's options with its own variables laid over them (`nil` values undefined).
+    var callOptions: CallOptions {
+        var options = self.options
+        for (name, value) in variables { options.variables[name] = value ?? .undefined }
+        return options
+    }
+
     /// The include plan of this request.
     ///
     /// - Throws: ``IncludePathError`` for malformed or conflicting includes.

@@ -6,9 +6,7 @@ extension ResourceManager {
     /// - Throws: ``HalleyError``; decoding failures have code ``HalleyError/Code/decoding``
     ///   and name the JSON path and the include path of the failing field.
     public func request<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> Item {
-        let (url, plan, options, variables) = try prepare(request)
-        let document = try await run(url, plan: plan, options: options, variables: variables)
-        return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url)
+        try await item(request, from: nil)
     }
 
     /// Fetches a collection and decodes its items, each with the request's includes.
@@ -18,12 +16,7 @@ extension ResourceManager {
 
     /// Fetches one page of a collection: items, metadata and links.
     public func requestPage<Item: Decodable>(_ request: HalleyRequest<Item>) async throws -> PaginationPage<Item> {
-        let (url, plan, options, variables) = try prepare(request)
-        let collection = try await collection(url, plan: plan, options: options, variables: variables)
-        let items = try decode([Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
-                               url: url)
-        return PaginationPage(items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
-                              links: collection.links, url: collection.url, request: request)
+        try await page(request, from: nil)
     }
 
     /// Fetches the page after `page` with the same includes; `nil` on the last page.
@@ -41,19 +34,43 @@ extension ResourceManager {
     {
         guard let link = page.links.link(for: rel) else { return nil }
         var request = page.request
-        var options = request.options
-        for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
-        let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(options))
+        let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(request.callOptions))
         // The link carries its own query, so the first request's query items are not repeated.
         request.url = url.absoluteString
         request.queryItems = []
         return try await requestPage(request)
     }
 
-    // MARK: Helpers
+    // MARK: The typed call
 
-    private func prepare<Item>(_ request: HalleyRequest<Item>) throws(HalleyError)
-        -> (URL, IncludePlan, CallOptions, [String: TemplateValue])
+    /// The one typed call: `request`'s includes, options and decoder, starting at its URL
+    /// (or at `start`, the end of a follow chain), decoded once as `Item`.
+    func item<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws -> Item {
+        let (start, plan, options, variables) = try prepare(request, start: start)
+        let (document, url) = try await merged(start, plan: plan, options: options, variables: variables)
+        return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url)
+    }
+
+    /// ``item(_:from:)`` for a collection: one page, its items decoded as `Item`.
+    func page<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws
+        -> PaginationPage<Item>
+    {
+        let (start, plan, options, variables) = try prepare(request, start: start)
+        let collection = try await collection(start, plan: plan, options: options, variables: variables)
+        let items = try decode([Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
+                               url: collection.url)
+        var pageRequest = request
+        if case .chain = start {
+            // Later pages start from where the chain led, not from the chain's entry.
+            pageRequest.url = collection.url.absoluteString
+            pageRequest.queryItems = []
+        }
+        return PaginationPage(items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
+                              links: collection.links, url: collection.url, request: pageRequest)
+    }
+
+    private func prepare<Item>(_ request: HalleyRequest<Item>, start: CallStart?) throws(HalleyError)
+        -> (CallStart, IncludePlan, CallOptions, [String: TemplateValue])
     {
         let plan: IncludePlan
         do {
@@ -61,15 +78,15 @@ extension ResourceManager {
         } catch {
             throw HalleyError(error)
         }
-        var options = request.options
-        for (name, value) in request.variables { options.variables[name] = value ?? .undefined }
+        let options = request.callOptions
         let variables = callVariables(options)
+        if let start { return (start, plan, options, variables) }
         var url = try rootURL(request.url, variables: variables)
         if !request.queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.queryItems = (components.queryItems ?? []) + request.queryItems
             url = components.url ?? url
         }
-        return (url, plan, options, variables)
+        return (.url(url), plan, options, variables)
     }
 
     func decode<T: Decodable>(

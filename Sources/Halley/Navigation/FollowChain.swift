@@ -65,40 +65,29 @@ public struct FollowChain: Sendable {
 
     /// The resource at the end of the chain, with `includes` merged in.
     public func get(includes: [Include] = []) async throws -> JSONValue {
-        let plan = try manager.plan(includes)
-        return try await run { context, target in
-            let resource = try await target.resource(context)
-            return .object(try await Traverser(context: context).merged(resource, nodes: plan.children))
-        }
+        try await manager.merged(.chain(self), plan: manager.plan(includes), options: options).document
     }
 
-    /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`.
+    /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`
+    /// (with the manager's decoder when `decoder` is `nil`).
     public func get<Item: Decodable>(
         _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> Item {
-        let plan = try manager.plan(includes)
-        let (document, url) = try await run { context, target in
-            let resource = try await target.resource(context)
-            let merged = try await Traverser(context: context).merged(resource, nodes: plan.children)
-            return (JSONValue.object(merged), resource.baseURL)
-        }
-        return try manager.decode(type, from: document, decoder: decoder, plan: plan, url: url)
+        try await manager.item(typedRequest(Item.self, includes: includes, decoder: decoder), from: .chain(self))
     }
 
     /// The page at the end of the chain: a collection's items decoded as `Item`, with its
-    /// metadata and links.
+    /// metadata and links. The chain and the page are one call (one deadline, one request per
+    /// URL); ``ResourceManager/nextPage(of:)`` continues from the page's own URL.
     public func page<Item: Decodable>(
         of type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> PaginationPage<Item> {
-        let url = try await url()
-        var request = HalleyRequest<Item>(url: url.absoluteString, includes: includes, decoder: decoder, options: options)
-        request.variables = [:]
-        return try await manager.requestPage(request)
+        try await manager.page(typedRequest(Item.self, includes: includes, decoder: decoder), from: .chain(self))
     }
 
     /// The HAL resource at the end of the chain, as it arrived.
     public func resource() async throws -> HALResource {
-        try await run { context, target in try await target.resource(context) }
+        try await manager.call(.chain(self), options: options) { _, resource in resource }
     }
 
     /// Where the chain ends, without fetching the last resource: for acting on it.
@@ -114,11 +103,19 @@ public struct FollowChain: Sendable {
         return try await manager.send(method, to: url, body: body, options: options, trusting: trust)
     }
 
-    /// The items of the collection at the end of the chain, page after page.
+    /// The items of the collection at the end of the chain, page after page. The chain is
+    /// followed when the first page is needed.
     public func items<Item: Decodable>(
         _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
-    ) async throws -> PagedItems<Item> {
-        PagedItems(manager: manager, start: .url(try await url()), includes: includes, decoder: decoder, options: options)
+    ) -> PagedItems<Item> {
+        PagedItems(manager: manager, start: .chain(self), includes: includes, decoder: decoder, options: options)
+    }
+
+    /// A typed request carrying the chain's options; its URL is unused (the chain starts it).
+    private func typedRequest<Item: Decodable>(_ type: Item.Type, includes: [Include], decoder: JSONDecoder?)
+        -> HalleyRequest<Item>
+    {
+        HalleyRequest<Item>(url: entry, includes: includes, decoder: decoder, options: options)
     }
 
     // MARK: Running
@@ -143,10 +140,13 @@ public struct FollowChain: Sendable {
         }
     }
 
-    private func run<Value: Sendable>(
+    /// Follows the hops in one traversal context within the call's deadline and hands the
+    /// last target to `body`.
+    func run<Value: Sendable>(
+        variables: [String: TemplateValue]? = nil,
         _ body: @escaping @Sendable (TraversalContext, Target) async throws -> Value
     ) async throws -> Value {
-        let variables = manager.callVariables(options)
+        let variables = variables ?? manager.callVariables(options)
         let root = try manager.rootURL(entry, variables: variables)
         let context = manager.makeContext(root: root, options: options, variables: variables, collectsFailures: false)
         let hops = self.hops

@@ -22,6 +22,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     enum Start: Sendable {
         case url(URL)
         case template(String)
+        case chain(FollowChain)
 
         /// Text without template expressions is a URL, exactly as if a `URL` were passed;
         /// only a real template can address pages by expanding a page variable.
@@ -148,22 +149,25 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 }
                 if finished { return nil }
                 if let limit = sequence.pageLimit, pages >= limit { return finish() }
-                let url: URL
+                let target: CallStart
                 if !started {
                     started = true
-                    url = try sequence.pageURL(number: nil)
+                    target = try sequence.firstPage()
                 } else if let next = nextURL {
-                    url = next
+                    target = .url(next)
                 } else {
                     return finish()
                 }
+                let page: LoadedPage
                 do {
-                    try walk.enter(url)
+                    if case .url(let url) = target { try walk.enter(url) }
+                    page = try await load(target)
+                    // A chain's page is known only once the chain has been followed.
+                    if case .chain = target { try walk.enter(page.requestedURL) }
                 } catch {
                     finished = true
                     throw error
                 }
-                let page = try await load(url)
                 pages += 1
                 buffer = page.items
                 bufferIndex = 0
@@ -175,19 +179,19 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                     sequence.pageLimit.map({ pages < $0 }) ?? true
                 {
                     let loader = sequence.loader
-                    pending = Task { try await loader.load(next) }
+                    pending = Task { try await loader.load(.url(next)) }
                 }
             }
         }
 
-        private mutating func load(_ url: URL) async throws -> LoadedPage {
-            if let pending, let raw = try? await pending.value, raw.requestedURL == url {
+        private mutating func load(_ target: CallStart) async throws -> LoadedPage {
+            if case .url(let url) = target, let pending, let raw = try? await pending.value, raw.requestedURL == url {
                 self.pending = nil
                 return try sequence.decoded(raw)
             }
             pending?.cancel()
             pending = nil
-            return try await sequence.loadPage(url)
+            return try await sequence.loadPage(target)
         }
 
         private mutating func finish() -> Item? {
@@ -227,7 +231,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         var size: Int? = templateAddressesPages ? knownPageSize : nil
         var first: LoadedPage?
         if size == nil {
-            let page = try await loadPage(try pageURL(number: nil))
+            let page = try await loadPage(try firstPage())
             first = page
             size = page.metadata?.size ?? (page.next == nil ? nil : page.items.count)
         }
@@ -241,7 +245,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 if offset == 0, let first {
                     page = first
                 } else {
-                    page = try await loadPage(try addressedURL(number: number, first: first))
+                    page = try await loadPage(.url(try addressedURL(number: number, first: first)))
                     try check(page, isNumber: number, size: size)
                 }
                 for (position, item) in page.items.enumerated() where range.contains(offset * size + position) {
@@ -255,13 +259,11 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         var walk = PageWalk(maxPages: maxPages)
         var page: LoadedPage
         if let first {
-            try walk.enter(first.requestedURL)
             page = first
         } else {
-            let url = try pageURL(number: nil)
-            try walk.enter(url)
-            page = try await loadPage(url)
+            page = try await loadPage(try firstPage())
         }
+        try walk.enter(page.requestedURL)
         var result: [Item] = []
         var position = 0
         while true {
@@ -271,7 +273,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             }
             guard position < range.upperBound, let next = page.next else { return result }
             try walk.enter(next)
-            page = try await loadPage(next)
+            page = try await loadPage(.url(next))
         }
     }
 
@@ -303,9 +305,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     }
 
     /// The caller's variables over the call's.
-    private var callerVariables: [String: TemplateValue] {
-        options.variables.merging(variables) { $1 }
-    }
+    private var callerVariables: [String: TemplateValue] { callOptions.variables }
 
     /// The zero-based number of the page the sequence starts on, when no page has been read:
     /// the caller's page variable of a templated start, else the first page.
@@ -372,24 +372,36 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         URLComponents(string: href)?.queryItems?.first { $0.name == name }?.value
     }
 
-    /// The start URL; for a templated start, expanded with `number` as the page variable
-    /// (`nil`: the caller's own value, if any).
-    func pageURL(number: Int?) throws -> URL {
+    /// Where the first page is: the start URL, the template expanded with the caller's
+    /// variables, or the end of the chain (followed when loaded).
+    func firstPage() throws -> CallStart {
         switch start {
-        case .url(let url):
-            return url
-        case .template(let template):
-            var options = self.options
-            options.variables.merge(variables) { $1 }
-            if let number { options.variables[pageVariable] = .string(String(number + firstPageNumber)) }
-            return try manager.rootURL(template, variables: manager.callVariables(options))
+        case .url(let url): .url(url)
+        case .template: .url(try pageURL(number: nil))
+        case .chain(let chain): .chain(chain)
         }
     }
 
-    var loader: PageLoader {
+    /// The templated start expanded with `number` as the page variable (`nil`: the caller's
+    /// own value, if any).
+    func pageURL(number: Int?) throws -> URL {
+        guard case .template(let template) = start else {
+            throw HalleyError(code: .pageMismatch, message: "only a templated start addresses pages by number")
+        }
+        var options = callOptions
+        if let number { options.variables[pageVariable] = .string(String(number + firstPageNumber)) }
+        return try manager.rootURL(template, variables: manager.callVariables(options))
+    }
+
+    /// The call's options with the sequence's own variables laid over them.
+    private var callOptions: CallOptions {
         var options = self.options
         options.variables.merge(variables) { $1 }
-        return PageLoader(manager: manager, includes: includes, options: options, pageMetadataKey: pageMetadataKey)
+        return options
+    }
+
+    var loader: PageLoader {
+        PageLoader(manager: manager, includes: includes, options: callOptions, pageMetadataKey: pageMetadataKey)
     }
 
     func decoded(_ raw: RawItemsPage) throws(HalleyError) -> LoadedPage {
@@ -399,8 +411,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                           links: raw.links, next: raw.next)
     }
 
-    func loadPage(_ url: URL) async throws -> LoadedPage {
-        try decoded(try await loader.load(url))
+    func loadPage(_ target: CallStart) async throws -> LoadedPage {
+        try decoded(try await loader.load(target))
     }
 }
 
@@ -478,14 +490,15 @@ struct PageLoader: Sendable {
     let options: CallOptions
     let pageMetadataKey: String
 
-    func load(_ url: URL) async throws -> RawItemsPage {
+    func load(_ start: CallStart) async throws -> RawItemsPage {
         let plan = try manager.plan(includes)
         let variables = manager.callVariables(options)
-        let collection = try await manager.collection(url, plan: plan, options: options, variables: variables)
+        let collection = try await manager.collection(start, plan: plan, options: options, variables: variables)
         let next = try collection.links.link(for: .next).map { link throws(HalleyError) in
             try LinkTarget.url(of: link, base: collection.url, variables: variables)
         }
-        return RawItemsPage(requestedURL: url, url: collection.url, items: collection.items, plan: plan,
+        let requested = if case .url(let url) = start { url } else { collection.url }
+        return RawItemsPage(requestedURL: requested, url: collection.url, items: collection.items, plan: plan,
                        metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
                        links: collection.links, next: next)
     }

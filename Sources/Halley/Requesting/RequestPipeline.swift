@@ -282,9 +282,12 @@ final class RequestPipeline: Sendable {
         do {
             response = try await send(request)
         } catch {
+            // Measured before the permit goes to the next request, so durations never overlap
+            // the next start under a limit of one.
+            let duration = ContinuousClock.now - started
             await semaphore.release()
             emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
-                                                start: offset, duration: .now - started, status: nil, bytes: nil,
+                                                start: offset, duration: duration, status: nil, bytes: nil,
                                                 error: String(describing: error), attempt: attempt)))
             if let error = error as? HalleyError { return .failure(error) }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -299,9 +302,10 @@ final class RequestPipeline: Sendable {
             return .failure(HalleyError(code: .transport, includePath: request.includePath, url: request.url,
                                         message: "request failed: \(error)", underlying: error))
         }
+        let duration = ContinuousClock.now - started
         await semaphore.release()
         emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
-                                            start: offset, duration: .now - started, status: response.status,
+                                            start: offset, duration: duration, status: response.status,
                                             bytes: response.body.count, error: nil, attempt: attempt)))
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {

@@ -161,36 +161,21 @@ public struct ResourceManager: Sendable {
     public func resource(from template: String, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> JSONValue
     {
-        let variables = callVariables(options)
-        return try await run(rootURL(template, variables: variables), plan: plan(includes), options: options,
-                             variables: variables)
+        try await merged(.template(template), plan: plan(includes), options: options).document
     }
 
     /// Fetches a resource with an already compiled plan (what typed include lists produce).
     public func resource(from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> JSONValue
     {
-        try await run(url, plan: plan, options: options, variables: callVariables(options))
-    }
-
-    /// The strict traversal with the call's variables already evaluated.
-    func run(_ url: URL, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue]) async throws
-        -> JSONValue
-    {
-        try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
-        return try await context.withinDeadline {
-            let root = try await context.document(at: url, includePath: nil)
-            return .object(try await Traverser(context: context).merged(root, nodes: plan.children))
-        }
+        try await merged(.url(url), plan: plan, options: options).document
     }
 
     /// Fetches one HAL document, with no includes: for inspecting links and state.
     ///
     /// - Throws: ``HalleyError`` (HTTP, transport, invalid document, unsupported scheme).
     public func document(at url: URL, options: CallOptions = CallOptions()) async throws -> HALResource {
-        let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: false)
-        return try await context.withinDeadline { try await context.document(at: url, includePath: nil) }
+        try await call(.url(url), options: options) { _, resource in resource }
     }
 
     /// Fetches a resource and its relationships, keeping whatever succeeded.
@@ -200,10 +185,7 @@ public struct ResourceManager: Sendable {
     public func traverse(_ url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> TraversalResult
     {
-        try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, variables: callVariables(options), collectsFailures: true)
-        return try await context.withinDeadline {
-            let root = try await context.document(at: url, includePath: nil)
+        try await call(.url(url), plan: plan, options: options, collectsFailures: true) { context, root in
             let document = try await Traverser(context: context).merged(root, nodes: plan.children)
             return TraversalResult(document: .object(document), failures: context.collectedFailures,
                                    requestCount: await context.table.requestCount)
@@ -212,7 +194,7 @@ public struct ResourceManager: Sendable {
 
     /// Fetches one HAL document whose URL is a template, expanded with the call's variables.
     public func document(at template: String, options: CallOptions = CallOptions()) async throws -> HALResource {
-        try await document(at: rootURL(template, variables: callVariables(options)), options: options)
+        try await call(.template(template), options: options) { _, resource in resource }
     }
 
     /// ``traverse(_:includes:options:)-(URL,_,_)`` from a URL template, expanded with the
@@ -255,21 +237,7 @@ public struct ResourceManager: Sendable {
     public func resourceCollectionWithMetadata(
         from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()
     ) async throws -> ResourceCollection {
-        try await collection(url, plan: plan, options: options, variables: callVariables(options))
-    }
-
-    /// The collection call with the call's variables already evaluated.
-    func collection(_ url: URL, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue])
-        async throws -> ResourceCollection
-    {
-        try checkDepth(plan, options: options)
-        let context = makeContext(root: url, options: options, variables: variables, collectsFailures: false)
-        return try await context.withinDeadline {
-            let collection = try await context.document(at: url, includePath: nil)
-            let items = try await Traverser(context: context).items(of: collection, nodes: plan.children, includePath: nil)
-            return ResourceCollection(items: items.map { .object($0) }, metadata: collection.state,
-                                      links: collection.links, url: collection.baseURL ?? url)
-        }
+        try await collection(.url(url), plan: plan, options: options)
     }
 
     // MARK: Helpers
@@ -277,8 +245,8 @@ public struct ResourceManager: Sendable {
     func makeContext(root: URL, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool)
         -> TraversalContext
     {
-        TraversalContext(pipeline: pipeline(trusting: root, options: options), options: options, variables: variables,
-                         collectsFailures: collectsFailures)
+        TraversalContext(pipeline: pipeline(trusting: root, options: options), rootURL: root, options: options,
+                         variables: variables, collectsFailures: collectsFailures)
     }
 
     /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin.
@@ -299,13 +267,6 @@ public struct ResourceManager: Sendable {
             return try IncludePlan(includes)
         } catch {
             throw HalleyError(error)
-        }
-    }
-
-    private func checkDepth(_ plan: IncludePlan, options: CallOptions) throws(HalleyError) {
-        guard plan.depth <= options.maxIncludeDepth else {
-            throw HalleyError(code: .limitExceeded,
-                              message: "include paths are \(plan.depth) levels deep; the limit is \(options.maxIncludeDepth)")
         }
     }
 

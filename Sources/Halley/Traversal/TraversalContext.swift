@@ -6,6 +6,8 @@ import Foundation
 final class TraversalContext: Sendable {
     let pipeline: RequestPipeline
     let resolver: RelationResolver
+    /// Where the call started.
+    let rootURL: URL
     let preference: CallOptions.Preference
     let variables: [String: TemplateValue]
     let itemKey: String
@@ -15,8 +17,10 @@ final class TraversalContext: Sendable {
     let maxItemsPerPage: Int
     private let failures = LockedValue<[HalleyError]>([])
 
-    init(pipeline: RequestPipeline, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool) {
+    init(pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
+         collectsFailures: Bool) {
         self.pipeline = pipeline
+        self.rootURL = rootURL
         resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
         preference = options.preference
         self.variables = variables
