@@ -19,6 +19,9 @@ public struct JSONParsingOptions: Sendable, Hashable {
 extension JSONValue {
     /// Parses UTF-8 JSON text (RFC 8259).
     ///
+    /// Like Foundation's `JSONSerialization`, it accepts a comma before a closing `]` or `}`, so a
+    /// body other clients read is not refused here.
+    ///
     /// - Parameters:
     ///   - data: The body.
     ///   - options: Limits, such as the nesting depth.
@@ -116,8 +119,8 @@ private struct JSONParser {
             depth -= 1
             return object
         }
+        // Whitespace is already skipped here: after the brace above, and after each comma below.
         while true {
-            skipWhitespace()
             guard position < bytes.count else {
                 throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
             }
@@ -149,6 +152,14 @@ private struct JSONParser {
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
+                skipWhitespace()
+                // A comma before the closing brace is accepted, as Foundation accepts it; the HAL
+                // draft's own example document has one. Only here, after a comma, so `{,}` stays an error.
+                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    depth -= 1
+                    return object
+                }
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
@@ -170,8 +181,8 @@ private struct JSONParser {
             depth -= 1
             return array
         }
+        // Whitespace is already skipped here: after the bracket above, and after each comma below.
         while true {
-            skipWhitespace()
             do throws(Failure) {
                 array.append(try parseValue())
             } catch {
@@ -186,6 +197,13 @@ private struct JSONParser {
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
+                skipWhitespace()
+                // As for objects: `[1,]` is accepted, `[,]` and `[1,,2]` are not.
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    depth -= 1
+                    return array
+                }
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1
