@@ -19,8 +19,10 @@ public struct JSONParsingOptions: Sendable, Hashable {
 extension JSONValue {
     /// Parses UTF-8 JSON text (RFC 8259).
     ///
-    /// Like Foundation's `JSONSerialization`, it accepts a comma before a closing `]` or `}`, so a
-    /// body other clients read is not refused here.
+    /// It reads what Foundation's `JSONSerialization` reads (with `.fragmentsAllowed`), so a body
+    /// other clients accept is not refused here: a comma before a closing `]` or `}` and a leading
+    /// UTF-8 byte order mark are accepted. It deliberately refuses UTF-16 and UTF-32 bodies and
+    /// nesting deeper than `options.maximumDepth`; the README's "JSON: what we accept" lists why.
     ///
     /// - Parameters:
     ///   - data: The body.
@@ -68,6 +70,7 @@ private struct JSONParser {
 
     mutating func parseDocument() throws(JSONParsingError) -> JSONValue {
         do throws(Failure) {
+            try skipByteOrderMark()
             skipWhitespace()
             let value = try parseValue()
             skipWhitespace()
@@ -80,6 +83,27 @@ private struct JSONParser {
             throw JSONParsingError(code: error.code, byteOffset: error.offset,
                                    path: JSONPath.render(error.reversedPath.reversed()),
                                    message: error.message)
+        }
+    }
+
+    /// Skips a UTF-8 byte order mark, which RFC 8259 §8.1 lets parsers ignore and Foundation does.
+    ///
+    /// Foundation also reads UTF-16 and UTF-32 (found by their BOM or by zero bytes among the first
+    /// four); we refuse them by name instead of transcoding, because RFC 8259 requires UTF-8 between
+    /// systems and error offsets must count bytes of the body as received. Such a body always fails
+    /// anyway (JSON text has no zero, 0xFE or 0xFF bytes), so this check only makes the error say why.
+    private mutating func skipByteOrderMark() throws(Failure) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            position = 3
+            return
+        }
+        // JSON text starts with an ASCII character, so UTF-16 and UTF-32 put a zero in byte 0 or 1.
+        guard bytes.count >= 2 else { return }
+        let first = bytes[0]
+        let second = bytes[1]
+        if first == 0 || second == 0 || (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) {
+            throw Failure(code: .invalidUTF8, offset: 0,
+                          message: "the body looks like UTF-16 or UTF-32 text; JSON must be UTF-8 (RFC 8259 §8.1)")
         }
     }
 
