@@ -209,4 +209,17 @@ import Testing
             try HALResource(parsing: body)
         } throws: { ($0 as? HALDocumentError)?.code == .invalidUTF8 }
     }
+
+    @Test func foundationNumbersBeyondIntConvertLikeTheParserReadsThem() throws {
+        // JSONSerialization boxes these as UInt64 and NSDecimalNumber; the bridge used to wrap
+        // UInt64.max to -1 and turn 19-digit negative integers into doubles.
+        let text = "[18446744073709551615, 9223372036854775807, -1234567890123456789, -9223372036854775808, "
+            + "123456789012345678901234567890, 0.1000000000000000055511151231257827, 1.5, 7]"
+        let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let bridged = try #require(JSONValue(foundationObject: foundation))
+        #expect(bridged == (try JSONValue(parsing: text)))
+        #expect(bridged[0] == .double(Double(UInt64.max)))
+        #expect(bridged[2] == .int(-1234567890123456789))
+        #expect(bridged[3] == .int(Int.min))
+    }
 }
