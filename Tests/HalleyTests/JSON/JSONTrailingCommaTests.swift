@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
-// Public API only: these are the documents from issue #14 as a user would hand them to us.
+// Public API only (no @testable): these are the documents from issue #14 as a user hands them to us.
 import Halley
+import Testing
 
 /// Documents that Foundation reads and we used to refuse (issue #14).
 @Suite struct JSONTrailingCommaTests {
