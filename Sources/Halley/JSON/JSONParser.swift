@@ -21,8 +21,9 @@ extension JSONValue {
     ///
     /// It reads what Foundation's `JSONSerialization` reads (with `.fragmentsAllowed`), so a body
     /// other clients accept is not refused here: a comma before a closing `]` or `}` and a leading
-    /// UTF-8 byte order mark are accepted. It deliberately refuses UTF-16 and UTF-32 bodies and
-    /// nesting deeper than `options.maximumDepth`; the README's "JSON: what we accept" lists why.
+    /// UTF-8 byte order mark are accepted. The few deliberate differences (UTF-16 and UTF-32
+    /// bodies and nesting past `options.maximumDepth` are refused, a U+FEFF in a string is kept)
+    /// are listed with their reasons in the README, under "JSON: what we accept".
     ///
     /// - Parameters:
     ///   - data: The body.
