@@ -161,4 +161,65 @@ import Testing
         let custom = JSONParsingOptions(maximumDepth: 3)
         #expect(throws: JSONParsingError.self) { try JSONValue(parsing: "[[[[]]]]", options: custom) }
     }
+
+    @Test func skipsAUTF8ByteOrderMarkAsFoundationDoes() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try JSONValue(parsing: Data(bom + Array(#" {"a":1,}"#.utf8))) == ["a": 1])
+        #expect(try JSONValue(parsing: Data(bom + Array("7".utf8))) == 7)
+        // Offsets still count the body's bytes, mark included.
+        do throws(JSONParsingError) {
+            _ = try JSONValue(parsing: Data(bom + Array("[1,,]".utf8)))
+            Issue.record("a doubled comma must not parse")
+        } catch {
+            #expect(error.code == .unexpectedCharacter)
+            #expect(error.byteOffset == 6)
+        }
+        // Only at the very start, and only once.
+        let spaceFirst = Data(Array(" ".utf8) + bom + Array("[]".utf8))
+        #expect(throws: JSONParsingError.self) { try JSONValue(parsing: spaceFirst) }
+        #expect(throws: JSONParsingError.self) { try JSONValue(parsing: Data(bom + bom + Array("[]".utf8))) }
+        #expect(throws: JSONParsingError.self) { try JSONValue(parsing: Data(bom)) }
+    }
+
+    @Test(arguments: ["utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-16le+bom", "utf-16be+bom", "utf-32le+bom"])
+    func refusesUTF16AndUTF32ByNameThoughFoundationReadsThem(encoding: String) throws {
+        let text = #"{"a":1}"#
+        let bytes: [UInt8]
+        switch encoding {
+        case "utf-16le": bytes = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "utf-16be": bytes = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        case "utf-32le": bytes = text.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
+        case "utf-32be": bytes = text.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value & 0xFF)] }
+        case "utf-16le+bom": bytes = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "utf-16be+bom": bytes = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        default: bytes = [0xFF, 0xFE, 0, 0] + text.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
+        }
+        let body = Data(bytes)
+        // Foundation transcodes these; the exception is deliberate (README, "JSON: what we accept").
+        #expect(try JSONSerialization.jsonObject(with: body) is [String: Any])
+        do throws(JSONParsingError) {
+            _ = try JSONValue(parsing: body)
+            Issue.record("\(encoding) must be refused")
+        } catch {
+            #expect(error.code == .invalidUTF8)
+            #expect(error.byteOffset == 0)
+            #expect(error.message.contains("UTF-8"))
+        }
+        #expect {
+            try HALResource(parsing: body)
+        } throws: { ($0 as? HALDocumentError)?.code == .invalidUTF8 }
+    }
+
+    @Test func foundationNumbersBeyondIntConvertLikeTheParserReadsThem() throws {
+        // JSONSerialization boxes these as UInt64 and NSDecimalNumber; the bridge used to wrap
+        // UInt64.max to -1 and turn 19-digit negative integers into doubles.
+        let text = "[18446744073709551615, 9223372036854775807, -1234567890123456789, -9223372036854775808, "
+            + "123456789012345678901234567890, 0.1000000000000000055511151231257827, 1.5, 7]"
+        let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let bridged = try #require(JSONValue(foundationObject: foundation))
+        #expect(bridged == (try JSONValue(parsing: text)))
+        #expect(bridged[0] == .double(Double(UInt64.max)))
+        #expect(bridged[2] == .int(-1234567890123456789))
+        #expect(bridged[3] == .int(Int.min))
+    }
 }

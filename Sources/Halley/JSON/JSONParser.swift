@@ -19,6 +19,12 @@ public struct JSONParsingOptions: Sendable, Hashable {
 extension JSONValue {
     /// Parses UTF-8 JSON text (RFC 8259).
     ///
+    /// It reads what Foundation's `JSONSerialization` reads (with `.fragmentsAllowed`), so a body
+    /// other clients accept is not refused here: a comma before a closing `]` or `}` and a leading
+    /// UTF-8 byte order mark are accepted. The few deliberate differences (UTF-16 and UTF-32
+    /// bodies and nesting past `options.maximumDepth` are refused, a U+FEFF in a string is kept)
+    /// are listed with their reasons in the README, under "JSON: what we accept".
+    ///
     /// - Parameters:
     ///   - data: The body.
     ///   - options: Limits, such as the nesting depth.
@@ -65,6 +71,7 @@ private struct JSONParser {
 
     mutating func parseDocument() throws(JSONParsingError) -> JSONValue {
         do throws(Failure) {
+            try skipByteOrderMark()
             skipWhitespace()
             let value = try parseValue()
             skipWhitespace()
@@ -77,6 +84,27 @@ private struct JSONParser {
             throw JSONParsingError(code: error.code, byteOffset: error.offset,
                                    path: JSONPath.render(error.reversedPath.reversed()),
                                    message: error.message)
+        }
+    }
+
+    /// Skips a UTF-8 byte order mark, which RFC 8259 §8.1 lets parsers ignore and Foundation does.
+    ///
+    /// Foundation also reads UTF-16 and UTF-32 (found by their BOM or by zero bytes among the first
+    /// four); we refuse them by name instead of transcoding, because RFC 8259 requires UTF-8 between
+    /// systems and error offsets must count bytes of the body as received. Such a body always fails
+    /// anyway (JSON text has no zero, 0xFE or 0xFF bytes), so this check only makes the error say why.
+    private mutating func skipByteOrderMark() throws(Failure) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            position = 3
+            return
+        }
+        // JSON text starts with an ASCII character, so UTF-16 and UTF-32 put a zero in byte 0 or 1.
+        guard bytes.count >= 2 else { return }
+        let first = bytes[0]
+        let second = bytes[1]
+        if first == 0 || second == 0 || (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) {
+            throw Failure(code: .invalidUTF8, offset: 0,
+                          message: "the body looks like UTF-16 or UTF-32 text; JSON must be UTF-8 (RFC 8259 §8.1)")
         }
     }
 
@@ -116,8 +144,8 @@ private struct JSONParser {
             depth -= 1
             return object
         }
+        // Whitespace is already skipped here: after the brace above, and after each comma below.
         while true {
-            skipWhitespace()
             guard position < bytes.count else {
                 throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
             }
@@ -149,6 +177,14 @@ private struct JSONParser {
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
+                skipWhitespace()
+                // A comma before the closing brace is accepted, as Foundation accepts it; the HAL
+                // draft's own example document has one. Only here, after a comma, so `{,}` stays an error.
+                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    depth -= 1
+                    return object
+                }
             case UInt8(ascii: "}"):
                 position += 1
                 depth -= 1
@@ -170,8 +206,8 @@ private struct JSONParser {
             depth -= 1
             return array
         }
+        // Whitespace is already skipped here: after the bracket above, and after each comma below.
         while true {
-            skipWhitespace()
             do throws(Failure) {
                 array.append(try parseValue())
             } catch {
@@ -186,6 +222,13 @@ private struct JSONParser {
             switch bytes[position] {
             case UInt8(ascii: ","):
                 position += 1
+                skipWhitespace()
+                // As for objects: `[1,]` is accepted, `[,]` and `[1,,2]` are not.
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    depth -= 1
+                    return array
+                }
             case UInt8(ascii: "]"):
                 position += 1
                 depth -= 1

@@ -69,14 +69,32 @@ extension JSONValue {
         #if canImport(Darwin)
             if CFGetTypeID(number) == CFBooleanGetTypeID() { return .bool(number.boolValue) }
         #endif
+        if let decimal = number as? NSDecimalNumber { return fromDecimal(decimal) }
         switch String(cString: number.objCType) {
         case "c", "B": return .bool(number.boolValue)
         case "d", "f":
             let double = number.doubleValue
             return double.isFinite ? .double(double) : nil
+        case "Q", "L":
+            // `JSONSerialization` boxes integers past Int64.max as unsigned; `intValue` would wrap
+            // them negative. Past `Int`, the parser keeps the nearest Double, and so do we.
+            let unsigned = number.uint64Value
+            return unsigned > UInt64(Int.max) ? .double(Double(unsigned)) : .int(Int(unsigned))
         default:
             return .int(number.intValue)
         }
+    }
+
+    /// `JSONSerialization` answers with an `NSDecimalNumber` for integers beyond 64 bits, for
+    /// negative integers of 19 digits, and for fractions with more digits than a Double holds.
+    /// An integer that fits `Int` stays one, as ``init(parsing:options:)`` would read it; anything
+    /// else becomes the nearest Double, read from the decimal's digits rather than through
+    /// `doubleValue`, which may be off in the last place.
+    private static func fromDecimal(_ decimal: NSDecimalNumber) -> JSONValue? {
+        let digits = decimal.description
+        if let int = Int(digits) { return .int(int) }
+        guard let double = Double(digits), double.isFinite else { return nil }
+        return .double(double)
     }
 }
 
