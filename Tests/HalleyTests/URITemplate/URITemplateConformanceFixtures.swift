@@ -60,12 +60,13 @@ enum URITemplateConformanceFixtures {
         let description: String
     }
 
-    /// Tests/HalleyTests/<this file> -> ../../Fixtures/uritemplate-test
+    /// Tests/HalleyTests/URITemplate/<this file> -> ../../../Fixtures/uritemplate-test
     static var directory: URL {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent()  // URITemplate
+            .deletingLastPathComponent()  // HalleyTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // repository
             .appendingPathComponent("Fixtures")
             .appendingPathComponent("uritemplate-test")
     }
