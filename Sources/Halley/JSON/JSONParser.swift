@@ -170,30 +170,32 @@ private struct JSONParser {
             } else {
                 object.appendNew(key, value)
             }
-            skipWhitespace()
-            guard position < bytes.count else {
-                throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
-            }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                // A comma before the closing brace is accepted, as Foundation accepts it; the HAL
-                // draft's own example document has one. Only here, after a comma, so `{,}` stays an error.
-                if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                    position += 1
-                    depth -= 1
-                    return object
-                }
-            case UInt8(ascii: "}"):
-                position += 1
-                depth -= 1
-                return object
-            case let byte:
-                throw Failure(code: .unexpectedCharacter, offset: position,
-                              message: "unexpected \(describe(byte)) where ',' or '}' was expected")
-            }
+            if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
+    }
+
+    /// After a member of an array or object: a `,` (then the closer is accepted too, as
+    /// Foundation accepts a trailing comma; only after a comma, so `[,]` stays an error) or the
+    /// closer. Returns whether the container ended.
+    private mutating func endOfMember(closer: UInt8, container: String) throws(Failure) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else {
+            throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside \(container)")
+        }
+        switch bytes[position] {
+        case UInt8(ascii: ","):
+            position += 1
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == closer else { return false }
+        case closer:
+            break
+        case let byte:
+            throw Failure(code: .unexpectedCharacter, offset: position,
+                          message: "unexpected \(describe(byte)) where ',' or '\(Character(Unicode.Scalar(closer)))' was expected")
+        }
+        position += 1
+        depth -= 1
+        return true
     }
 
     private mutating func parseArray() throws(Failure) -> [JSONValue] {
@@ -215,28 +217,7 @@ private struct JSONParser {
                 failure.reversedPath.append(.index(array.count))
                 throw failure
             }
-            skipWhitespace()
-            guard position < bytes.count else {
-                throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an array")
-            }
-            switch bytes[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                // As for objects: `[1,]` is accepted, `[,]` and `[1,,2]` are not.
-                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    position += 1
-                    depth -= 1
-                    return array
-                }
-            case UInt8(ascii: "]"):
-                position += 1
-                depth -= 1
-                return array
-            case let byte:
-                throw Failure(code: .unexpectedCharacter, offset: position,
-                              message: "unexpected \(describe(byte)) where ',' or ']' was expected")
-            }
+            if try endOfMember(closer: UInt8(ascii: "]"), container: "an array") { return array }
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 
-/// How one call runs, traversal or action: its ``RequestPolicy`` over the manager's, plus
-/// embedded or links first, limits and parsing.
+/// How one call runs, traversal or action: its ``RequestPolicy`` over the manager's (headers,
+/// variables, credentials, observer, hooks, retries, timeout, validation, fallback,
+/// concurrency: read and written as `options.headers` and so on), plus embedded or links
+/// first, limits and parsing.
 ///
 /// Options apply at every depth of a traversal, not only to the first fetch.
 ///
@@ -11,6 +13,7 @@ import Foundation
 /// options.headers = ["Authorization": "Bearer abc"]
 /// options.maxConcurrency = 16
 /// ```
+@dynamicMemberLookup
 public struct CallOptions: Sendable {
     /// Where an included relation is looked for first.
     public enum Preference: Sendable, Hashable {
@@ -22,9 +25,17 @@ public struct CallOptions: Sendable {
         case links
     }
 
-    /// This call's policy, laid over the manager's by ``RequestPolicy/merged(with:)``; the
-    /// policy properties below forward to it.
+    /// This call's policy, laid over the manager's by ``RequestPolicy/merged(with:)``. Its
+    /// fields read and write as the options' own (`options.headers`, `options.retryPolicy`):
+    /// `nil` in a replace field means "the manager's".
     public var policy = RequestPolicy()
+
+    /// The fields of ``policy``, as if they were the options' own.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RequestPolicy, Value>) -> Value {
+        get { policy[keyPath: keyPath] }
+        set { policy[keyPath: keyPath] = newValue }
+    }
+
     /// Embedded first or links first.
     public var preference: Preference = .embedded
     /// The most requests one call may send (a guard against endless or hostile link graphs).
@@ -42,65 +53,6 @@ public struct CallOptions: Sendable {
     /// The time budget of the whole call: past it, requests in flight are cancelled and the
     /// call fails with ``HalleyError/Code/timeout`` naming what was pending.
     public var deadline: Duration?
-
-    /// Template variables for this call; they win over the manager's and lose to an
-    /// include's own.
-    public var variables: [String: TemplateValue] {
-        get { policy.variables }
-        set { policy.variables = newValue }
-    }
-    /// Header fields for this call, added after the manager's. Credential-bearing fields are
-    /// sent only to the root URL's origin and ``allowedOrigins``.
-    public var headers: HTTPHeaders {
-        get { policy.headers }
-        set { policy.headers = newValue }
-    }
-    /// Header names, beyond the manager's (`Authorization`, `Cookie`, `Proxy-Authorization`),
-    /// that carry credentials for this call.
-    public var credentialHeaders: Set<String> {
-        get { policy.credentialHeaders }
-        set { policy.credentialHeaders = newValue }
-    }
-    /// Further origins that may receive credential-bearing headers.
-    public var allowedOrigins: Set<Origin> {
-        get { policy.allowedOrigins }
-        set { policy.allowedOrigins = newValue }
-    }
-    /// The most requests in flight at once; the manager's setting when `nil`.
-    public var maxConcurrency: Int? {
-        get { policy.maxConcurrency }
-        set { policy.maxConcurrency = newValue }
-    }
-    /// How long one request attempt may take; the manager's setting when `nil`.
-    public var requestTimeout: Duration? {
-        get { policy.requestTimeout }
-        set { policy.requestTimeout = newValue }
-    }
-    /// How failed requests are retried; the manager's policy when `nil`.
-    public var retryPolicy: RetryPolicy? {
-        get { policy.retryPolicy }
-        set { policy.retryPolicy = newValue }
-    }
-    /// Rejects 2xx responses, after the manager's validator.
-    public var validator: ResponseValidator? {
-        get { policy.validator }
-        set { policy.validator = newValue }
-    }
-    /// Supplies a response when a request fails; replaces the manager's fallback.
-    public var fallback: ResponseFallback? {
-        get { policy.fallback }
-        set { policy.fallback = newValue }
-    }
-    /// Runs on every request of this call, after the manager's configurator.
-    public var configureRequest: RequestConfigurator? {
-        get { policy.configureRequest }
-        set { policy.configureRequest = newValue }
-    }
-    /// Receives this call's events, in addition to the manager's observer.
-    public var observer: TraversalObserver? {
-        get { policy.observer }
-        set { policy.observer = newValue }
-    }
 
     /// Default options.
     public init() {}

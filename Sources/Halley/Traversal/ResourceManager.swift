@@ -15,7 +15,9 @@ public struct ResourceManager: Sendable {
     /// Settings shared by every call of a manager.
     ///
     /// The fields a call can also set live in ``policy`` (see ``RequestPolicy`` for how a
-    /// call's options are laid over them); the properties below forward to it.
+    /// call's options are laid over them) and read and write as the configuration's own:
+    /// `configuration.headers`, `configuration.requestTimeout`.
+    @dynamicMemberLookup
     public struct Configuration: Sendable {
         /// Headers, variables, credentials, hooks, retries, timeouts, validation, fallback and
         /// concurrency for every call: 8 requests in flight, `Authorization`, `Cookie` and
@@ -61,58 +63,18 @@ public struct ResourceManager: Sendable {
             get { policy.maxConcurrency ?? 8 }
             set { policy.maxConcurrency = newValue }
         }
-        /// Header fields sent with every request (credential-bearing ones only to trusted
-        /// origins).
-        public var headers: HTTPHeaders {
-            get { policy.headers }
-            set { policy.headers = newValue }
-        }
-        /// Global template variables; per-call and per-include variables win over them.
-        public var variables: [String: TemplateValue] {
-            get { policy.variables }
-            set { policy.variables = newValue }
-        }
-        /// Header names that carry credentials: sent only to the root URL's origin and
-        /// ``allowedOrigins``.
-        public var credentialHeaders: Set<String> {
-            get { policy.credentialHeaders }
-            set { policy.credentialHeaders = newValue }
-        }
-        /// Origins, beyond each call's root, that may receive credential-bearing headers.
-        public var allowedOrigins: Set<Origin> {
-            get { policy.allowedOrigins }
-            set { policy.allowedOrigins = newValue }
-        }
-        /// Receives every call's events.
-        public var observer: TraversalObserver? {
-            get { policy.observer }
-            set { policy.observer = newValue }
-        }
-        /// Runs on every request after the header rules; the call's configurator runs after it.
-        public var configureRequest: RequestConfigurator? {
-            get { policy.configureRequest }
-            set { policy.configureRequest = newValue }
-        }
         /// How failed requests are retried; no retries by default.
         public var retryPolicy: RetryPolicy {
             get { policy.retryPolicy ?? RetryPolicy.none }
             set { policy.retryPolicy = newValue }
         }
-        /// How long one request attempt may take, all of it (60 s): a server that accepts and
-        /// never answers, or trickles a body forever, cannot hold a call open.
-        public var requestTimeout: Duration? {
-            get { policy.requestTimeout }
-            set { policy.requestTimeout = newValue }
-        }
-        /// Rejects 2xx responses that are not acceptable; runs before the call's validator.
-        public var validator: ResponseValidator? {
-            get { policy.validator }
-            set { policy.validator = newValue }
-        }
-        /// Supplies a response when a request fails.
-        public var fallback: ResponseFallback? {
-            get { policy.fallback }
-            set { policy.fallback = newValue }
+
+        /// The other fields of ``policy`` (`headers`, `variables`, `credentialHeaders`,
+        /// `allowedOrigins`, `observer`, `configureRequest`, `requestTimeout`, `validator`,
+        /// `fallback`), as if they were the configuration's own.
+        public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RequestPolicy, Value>) -> Value {
+            get { policy[keyPath: keyPath] }
+            set { policy[keyPath: keyPath] = newValue }
         }
 
         /// Default settings.
