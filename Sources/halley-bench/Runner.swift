@@ -28,8 +28,9 @@ enum BenchRunner {
             printError("  done in \(format(clock.now - start))")
         }
 
-        let run = RunContext(machine: machine, settings: settings, started: started, loadBefore: loadBefore,
-                             loadAfter: Machine.loadAverage())
+        let run = RunContext(
+            machine: machine, settings: settings, started: started, loadBefore: loadBefore,
+            loadAfter: Machine.loadAverage())
         print(TableReport(results: results, run: run).render())
 
         if let path = arguments.jsonPath {

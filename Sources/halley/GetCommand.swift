@@ -21,16 +21,18 @@ struct GetCommand {
         let document: JSONValue
         do {
             if arguments.allowPartial {
-                let result = try await session.manager.traverse(session.rootURL, includes: includes,
-                                                                options: session.options)
+                let result = try await session.manager.traverse(
+                    session.rootURL, includes: includes,
+                    options: session.options)
                 reporter.finish()
                 for failure in result.failures {
                     console.error("partial: " + Self.describe(failure))
                 }
                 document = result.document
             } else {
-                document = try await session.manager.resource(from: session.rootURL, includes: includes,
-                                                              options: session.options)
+                document = try await session.manager.resource(
+                    from: session.rootURL, includes: includes,
+                    options: session.options)
                 reporter.finish()
             }
         } catch {

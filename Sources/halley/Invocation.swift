@@ -37,7 +37,7 @@ enum Invocation {
             OptionSpec(name: "--fixtures", kind: .single),
         ],
         "expand": [
-            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--var", kind: .repeatable)
         ],
     ]
 
@@ -46,7 +46,8 @@ enum Invocation {
     /// - Throws: ``ToolError`` with ``ExitCode/usage`` for anything malformed.
     static func parse(_ arguments: [String]) throws(ToolError) -> Invocation {
         guard let first = arguments.first else {
-            throw ToolError(exitCode: .usage, message: "missing command; usage: halley get|links|expand ... (see 'halley --help')")
+            throw ToolError(
+                exitCode: .usage, message: "missing command; usage: halley get|links|expand ... (see 'halley --help')")
         }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -73,7 +74,8 @@ enum Invocation {
             }
         default:
             if first.hasPrefix("-") {
-                let hint = Suggestion.closest(to: first, among: ["--help", "--version"]).map { "; did you mean \($0)?" } ?? ""
+                let hint =
+                    Suggestion.closest(to: first, among: ["--help", "--version"]).map { "; did you mean \($0)?" } ?? ""
                 throw ToolError.usage("unknown option \(first) before the command\(hint)")
             }
             throw unknownCommand(first)
@@ -83,11 +85,13 @@ enum Invocation {
     private static func unknownCommand(_ name: String) -> ToolError {
         var hint = Suggestion.closest(to: name, among: commands).map { "; did you mean '\($0)'?" } ?? ""
         var isDirectory: ObjCBool = false
-        if hint.isEmpty, FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if hint.isEmpty, FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue
+        {
             // The interim tool took a file; show how `get` reads one (the host is ignored).
             let file = URL(fileURLWithPath: name)
             let directory = (name as NSString).deletingLastPathComponent
-            hint = "; to read a local document: halley get --fixtures \(directory.isEmpty ? "." : directory) "
+            hint =
+                "; to read a local document: halley get --fixtures \(directory.isEmpty ? "." : directory) "
                 + "https://local/\(file.lastPathComponent)"
         }
         return ToolError.usage("unknown command '\(name)'\(hint)")
@@ -110,7 +114,8 @@ struct RequestArguments {
     /// Reads the shared options of `command` and its single operand.
     init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
         guard scanned.operands.count == 1, let target = scanned.operands.first else {
-            let problem = scanned.operands.isEmpty
+            let problem =
+                scanned.operands.isEmpty
                 ? "missing \(operandName)"
                 : "expected one \(operandName), got \(scanned.operands.count): \(scanned.operands.joined(separator: " "))"
             throw ToolError.usage(problem, command: command)
@@ -182,7 +187,8 @@ struct ExpandArguments {
     /// when it is expanded, to report the library's offset).
     init(_ scanned: ScannedArguments) throws(ToolError) {
         guard scanned.operands.count == 1, let template = scanned.operands.first else {
-            let problem = scanned.operands.isEmpty ? "missing TEMPLATE" : "expected one TEMPLATE, got \(scanned.operands.count)"
+            let problem =
+                scanned.operands.isEmpty ? "missing TEMPLATE" : "expected one TEMPLATE, got \(scanned.operands.count)"
             throw ToolError.usage(problem, command: "expand")
         }
         self.template = template
@@ -202,8 +208,9 @@ enum ValueParser {
             }
             let name = String(pair[..<equals])
             guard isVariableName(name) else {
-                throw ToolError.usage("--var \"\(pair)\": \"\(name)\" is not a URI template variable name "
-                                      + "(letters, digits, _, . and %XX)", command: command)
+                throw ToolError.usage(
+                    "--var \"\(pair)\": \"\(name)\" is not a URI template variable name "
+                        + "(letters, digits, _, . and %XX)", command: command)
             }
             variables[name] = .string(String(pair[pair.index(after: equals)...]))
         }
@@ -213,9 +220,10 @@ enum ValueParser {
     /// RFC 6570 section 2.3 `varname`, loosely: non-empty, made of `ALPHA / DIGIT / _ / . /
     /// %`. A name outside that set could never match a template variable, so it is a typo.
     private static func isVariableName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_.%".unicodeScalars.contains(scalar))
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "_.%".unicodeScalars.contains(scalar))
+            }
     }
 
     /// `Name: Value` header fields. A later field with the same name replaces the earlier.
@@ -242,9 +250,10 @@ enum ValueParser {
     /// RFC 9110 section 5.6.2 `token`: the characters a header name may use.
     private static func isToken(_ name: String) -> Bool {
         let punctuation = "!#$%&'*+-.^_`|~".unicodeScalars
-        return !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || punctuation.contains(scalar))
-        }
+        return !name.isEmpty
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || punctuation.contains(scalar))
+            }
     }
 
     /// `scheme://host[:port]`, nothing more: a path or query means the user meant a URL,
@@ -255,8 +264,9 @@ enum ValueParser {
             components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
             let origin = Origin(text)
         else {
-            throw ToolError.usage("--allow-origin \"\(text)\" is not an origin like https://api.example.com:8443",
-                                  command: command)
+            throw ToolError.usage(
+                "--allow-origin \"\(text)\" is not an origin like https://api.example.com:8443",
+                command: command)
         }
         return origin
     }

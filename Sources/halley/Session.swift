@@ -62,8 +62,9 @@ struct Session {
             text = try URITemplate(target).expand(variables)
         }
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-            throw ToolError(exitCode: .invalidInput,
-                            message: "\"\(text)\" is not an absolute URL (expected e.g. https://api.example.com/)")
+            throw ToolError(
+                exitCode: .invalidInput,
+                message: "\"\(text)\" is not an absolute URL (expected e.g. https://api.example.com/)")
         }
         return url
     }

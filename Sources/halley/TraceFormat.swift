@@ -49,12 +49,14 @@ enum TraceFormat {
                 first = min(width - 1, max(0, Int((start / total * Double(width)).rounded(.down))))
                 last = min(width, max(first + 1, Int((end / total * Double(width)).rounded(.up))))
             }
-            let bar = String(repeating: " ", count: first) + String(repeating: "=", count: last - first)
+            let bar =
+                String(repeating: " ", count: first) + String(repeating: "=", count: last - first)
                 + String(repeating: " ", count: width - last)
             let number = String(index + 1)
             let label = String(repeating: " ", count: numberWidth - number.count) + "#" + number
-            lines.append("  \(label) |\(bar)| \(milliseconds(record.start))ms +\(milliseconds(record.duration ?? .zero))ms "
-                         + "\(includeLabel(record)) \(record.url.absoluteString)")
+            lines.append(
+                "  \(label) |\(bar)| \(milliseconds(record.start))ms +\(milliseconds(record.duration ?? .zero))ms "
+                    + "\(includeLabel(record)) \(record.url.absoluteString)")
         }
         return lines
     }

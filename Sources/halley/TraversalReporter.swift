@@ -36,13 +36,15 @@ final class TraversalReporter: Sendable {
             // Once per include path: a to-many include would otherwise repeat it per item.
             if noteOnce("missing", includePath) {
                 let resource = url.map { "resource \($0.absoluteString)" } ?? "a resource"
-                console.error("note: include path \"\(includePath)\": \(resource) has no \"\(rel.rawValue)\" relation; "
-                              + "left out there")
+                console.error(
+                    "note: include path \"\(includePath)\": \(resource) has no \"\(rel.rawValue)\" relation; "
+                        + "left out there")
             }
         case .resultKeyTaken(let includePath, let key):
             if noteOnce("taken", includePath) {
-                console.error("note: include path \"\(includePath)\": \"\(key)\" is already an attribute; "
-                              + "the relationship is under _embedded.\(key)")
+                console.error(
+                    "note: include path \"\(includePath)\": \"\(key)\" is already an attribute; "
+                        + "the relationship is under _embedded.\(key)")
             }
         case .fallbackUsed(let url, let error):
             // The tool sets no fallback today; if a configuration ever does, say so, since

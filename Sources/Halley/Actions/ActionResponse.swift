@@ -29,7 +29,9 @@ public struct ActionResponse: Sendable {
     /// The body decoded as `type`.
     ///
     /// - Throws: ``HalleyError`` with code ``HalleyError/Code/decoding`` naming the JSON path.
-    public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HalleyError) -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HalleyError)
+        -> Value
+    {
         try DecodingFailure.decode(type, from: response.body, decoder: decoder, plan: IncludePlan(), url: response.url)
     }
 }

@@ -31,7 +31,8 @@ extension ResourceManager {
         async throws -> ActionResponse
     {
         try await pipeline.withinDeadline {
-            try await pipeline.perform(url, method: method, body: body, includePath: nil) { (response) throws(HalleyError) in
+            try await pipeline.perform(url, method: method, body: body, includePath: nil) {
+                (response) throws(HalleyError) in
                 try pipeline.validate(response, document: nil, includePath: nil)
                 return ActionResponse(response: response)
             }
@@ -89,6 +90,7 @@ extension ResourceManager {
         _ method: HTTPMethod, to url: URL, body: RequestBody = .none, decoding type: Value.Type,
         decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) async throws -> Value {
-        try await send(method, to: url, body: body, options: options).decode(type, decoder: decoder ?? configuration.decoder)
+        try await send(method, to: url, body: body, options: options).decode(
+            type, decoder: decoder ?? configuration.decoder)
     }
 }

@@ -80,8 +80,9 @@ extension HalleyRequest where Item: IncludableType, Item.IncludeType: IncludeTyp
         decoder: JSONDecoder? = nil, variables: [String: TemplateValue?] = [:],
         options: CallOptions = CallOptions()
     ) {
-        self.init(url: url, includeFields: includeType.prepareIncludes(), variables: variables, queryItems: queryItems,
-                  decoder: decoder, options: options)
+        self.init(
+            url: url, includeFields: includeType.prepareIncludes(), variables: variables, queryItems: queryItems,
+            decoder: decoder, options: options)
     }
 }
 

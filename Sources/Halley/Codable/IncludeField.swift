@@ -58,8 +58,10 @@ public struct ToOne<Key: IncludeKey>: Sendable {
     ///   - linkName: Picks the link whose HAL `name` matches when the relation has several.
     ///   - queryItems: Appended to the relationship's URL.
     ///   - variables: Expand the relationship's templated link; they win over all others.
-    public init(_ key: Key, linkName: String? = nil, queryItems: [FieldQueryItem] = [],
-                variables: [String: TemplateValue] = [:]) {
+    public init(
+        _ key: Key, linkName: String? = nil, queryItems: [FieldQueryItem] = [],
+        variables: [String: TemplateValue] = [:]
+    ) {
         let segment = IncludePath.Segment(rel: LinkRelation(key.includeKeyName), isToMany: false, linkName: linkName)
         field = IncludeField(entries: [.init(segments: [segment], variables: variables, queryItems: queryItems)])
     }

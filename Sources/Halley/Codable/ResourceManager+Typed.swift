@@ -57,16 +57,18 @@ extension ResourceManager {
     {
         let (start, plan, options, variables) = try prepare(request, start: start)
         let collection = try await collection(start, plan: plan, options: options, variables: variables)
-        let items = try decode([Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
-                               url: collection.url)
+        let items = try decode(
+            [Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
+            url: collection.url)
         var pageRequest = request
         if case .chain = start {
             // Later pages start from where the chain led, not from the chain's entry.
             pageRequest.url = collection.url.absoluteString
             pageRequest.queryItems = []
         }
-        return PaginationPage(items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
-                              links: collection.links, url: collection.url, request: pageRequest)
+        return PaginationPage(
+            items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
+            links: collection.links, url: collection.url, request: pageRequest)
     }
 
     private func prepare<Item>(_ request: HalleyRequest<Item>, start: CallStart?) throws(HalleyError)
@@ -92,8 +94,9 @@ extension ResourceManager {
     func decode<T: Decodable>(
         _ type: T.Type, from value: JSONValue, decoder: JSONDecoder?, plan: IncludePlan, url: URL?
     ) throws(HalleyError) -> T {
-        try DecodingFailure.decode(type, from: value.serialized(), decoder: decoder ?? configuration.decoder, plan: plan,
-                                   url: url)
+        try DecodingFailure.decode(
+            type, from: value.serialized(), decoder: decoder ?? configuration.decoder, plan: plan,
+            url: url)
     }
 }
 
@@ -109,10 +112,12 @@ enum DecodingFailure {
             return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
             let (path, includePath) = locate(error, plan: plan)
-            throw HalleyError(code: .decoding, includePath: includePath, url: url,
-                              message: "cannot decode \(T.self) at \(path): \(reason(error))", underlying: error)
+            throw HalleyError(
+                code: .decoding, includePath: includePath, url: url,
+                message: "cannot decode \(T.self) at \(path): \(reason(error))", underlying: error)
         } catch {
-            throw HalleyError(code: .decoding, url: url, message: "cannot decode \(T.self): \(error)", underlying: error)
+            throw HalleyError(
+                code: .decoding, url: url, message: "cannot decode \(T.self): \(error)", underlying: error)
         }
     }
 

@@ -67,7 +67,9 @@ struct CURIEScope: Sendable, Hashable {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
         let scheme = text[..<colon]
         guard let first = scheme.unicodeScalars.first, CharacterSet.letters.contains(first) else { return false }
-        return scheme.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0) }
+        return scheme.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)
+        }
     }
 
     /// Finds the key in `keys` that names `rel`: the same spelling first, then the same

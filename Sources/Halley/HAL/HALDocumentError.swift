@@ -85,8 +85,9 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         case .nestingTooDeep: code = .nestingTooDeep
         default: code = .invalidJSON
         }
-        self.init(code: code, path: jsonError.path, message: "invalid JSON: \(jsonError.message)", url: url,
-                  jsonError: jsonError)
+        self.init(
+            code: code, path: jsonError.path, message: "invalid JSON: \(jsonError.message)", url: url,
+            jsonError: jsonError)
     }
 
     func with(url: URL?) -> HALDocumentError {

@@ -54,8 +54,9 @@ public struct HALResource: Sendable, Hashable {
         throws(HALDocumentError)
     {
         guard case .object(let object) = json else {
-            throw HALDocumentError(code: .resourceNotObject, path: "$",
-                                   message: "a HAL document must be an object, not a \(json.kindName)", url: url)
+            throw HALDocumentError(
+                code: .resourceNotObject, path: "$",
+                message: "a HAL document must be an object, not a \(json.kindName)", url: url)
         }
         do {
             try self.init(object: object, path: "$", baseURL: url, scope: .empty, options: options)
@@ -72,11 +73,13 @@ public struct HALResource: Sendable, Hashable {
         case nil, .null?:
             links = Links(scope: scope)
         case .object(let linksObject)?:
-            links = try Links(json: linksObject, path: JSONPath.appending(.key("_links"), to: path),
-                              scope: scope, options: options)
+            links = try Links(
+                json: linksObject, path: JSONPath.appending(.key("_links"), to: path),
+                scope: scope, options: options)
         case let other?:
-            throw HALDocumentError(code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
-                                   message: "_links is a \(other.kindName), not an object")
+            throw HALDocumentError(
+                code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
+                message: "_links is a \(other.kindName), not an object")
         }
         var base = baseURL
         if let selfLink = links.selfLink, !selfLink.templated,
@@ -93,8 +96,9 @@ public struct HALResource: Sendable, Hashable {
                 json: embeddedObject, path: JSONPath.appending(.key("_embedded"), to: path),
                 baseURL: base, scope: links.scope, options: options)
         case let other?:
-            throw HALDocumentError(code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
-                                   message: "_embedded is a \(other.kindName), not an object")
+            throw HALDocumentError(
+                code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
+                message: "_embedded is a \(other.kindName), not an object")
         }
     }
 
@@ -190,14 +194,17 @@ public struct EmbeddedResources: Sendable, Hashable {
             let relPath = JSONPath.appending(.key(rel), to: path)
             switch value {
             case .object(let object):
-                let resource = try HALResource(object: object, path: relPath, baseURL: baseURL, scope: scope, options: options)
+                let resource = try HALResource(
+                    object: object, path: relPath, baseURL: baseURL, scope: scope, options: options)
                 entries.append(Entry(rel: LinkRelation(rel), resources: [resource], isArray: false))
             case .array(let elements):
                 if let index = elements.firstIndex(where: { $0.objectValue == nil }) {
                     let element = elements[index]
-                    try keepAsData(rel, value, HALDocumentError(
-                        code: .resourceNotObject, path: JSONPath.appending(.index(index), to: relPath),
-                        message: "embedded \(rel) holds a \(element.kindName), not a resource object"))
+                    try keepAsData(
+                        rel, value,
+                        HALDocumentError(
+                            code: .resourceNotObject, path: JSONPath.appending(.index(index), to: relPath),
+                            message: "embedded \(rel) holds a \(element.kindName), not a resource object"))
                     continue
                 }
                 var resources: [HALResource] = []
@@ -206,13 +213,16 @@ public struct EmbeddedResources: Sendable, Hashable {
                     guard case .object(let object) = element else { continue }
                     let elementPath = JSONPath.appending(.index(index), to: relPath)
                     resources.append(
-                        try HALResource(object: object, path: elementPath, baseURL: baseURL, scope: scope, options: options))
+                        try HALResource(
+                            object: object, path: elementPath, baseURL: baseURL, scope: scope, options: options))
                 }
                 entries.append(Entry(rel: LinkRelation(rel), resources: resources, isArray: true))
             default:
-                try keepAsData(rel, value, HALDocumentError(
-                    code: .resourceNotObject, path: relPath,
-                    message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources"))
+                try keepAsData(
+                    rel, value,
+                    HALDocumentError(
+                        code: .resourceNotObject, path: relPath,
+                        message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources"))
             }
         }
         self.entries = entries

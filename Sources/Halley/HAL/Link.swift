@@ -44,8 +44,10 @@ public struct Link: Sendable, Hashable {
         self.hreflang = hreflang
         var json: JSONObject = ["href": .string(href)]
         if templated { json["templated"] = true }
-        for (key, value) in [("type", type), ("deprecation", deprecation), ("name", name),
-                             ("profile", profile), ("title", title), ("hreflang", hreflang)] {
+        for (key, value) in [
+            ("type", type), ("deprecation", deprecation), ("name", name),
+            ("profile", profile), ("title", title), ("hreflang", hreflang),
+        ] {
             if let value { json[key] = .string(value) }
         }
         self.json = json
@@ -72,23 +74,26 @@ public struct Link: Sendable, Hashable {
         case nil:
             throw HALDocumentError(code: .missingHref, path: path, message: "link has no href")
         case let other?:
-            throw HALDocumentError(code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path),
-                                   message: "link href is a \(other.kindName), not a string")
+            throw HALDocumentError(
+                code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path),
+                message: "link href is a \(other.kindName), not a string")
         }
         switch json["templated"] {
         case nil, .null?: templated = false
         case .bool(let flag)?: templated = flag
         case let other?:
-            throw HALDocumentError(code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path),
-                                   message: "link templated is a \(other.kindName), not true or false")
+            throw HALDocumentError(
+                code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path),
+                message: "link templated is a \(other.kindName), not true or false")
         }
         func string(_ key: String) throws(HALDocumentError) -> String? {
             switch json[key] {
             case nil, .null?: return nil
             case .string(let value)?: return value
             case let other?:
-                throw HALDocumentError(code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path),
-                                       message: "link \(key) is a \(other.kindName), not a string")
+                throw HALDocumentError(
+                    code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path),
+                    message: "link \(key) is a \(other.kindName), not a string")
             }
         }
         type = try string("type")
@@ -102,8 +107,10 @@ public struct Link: Sendable, Hashable {
 }
 
 extension Link: Codable {
-    private static let propertyNames: Set<String> = ["href", "templated", "type", "deprecation", "name", "profile",
-                                                      "title", "hreflang"]
+    private static let propertyNames: Set<String> = [
+        "href", "templated", "type", "deprecation", "name", "profile",
+        "title", "hreflang",
+    ]
 
     /// Decodes and validates a link object.
     ///
@@ -116,7 +123,8 @@ extension Link: Codable {
         }
         guard let href = try string("href") else {
             throw DecodingError.keyNotFound(
-                AnyCodingKey("href"), DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "link has no href"))
+                AnyCodingKey("href"),
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "link has no href"))
         }
         self.href = href
         templated = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("templated")) ?? false
@@ -128,8 +136,10 @@ extension Link: Codable {
         hreflang = try string("hreflang")
         var json: JSONObject = ["href": .string(href)]
         if container.contains(AnyCodingKey("templated")) { json["templated"] = .bool(templated) }
-        for (key, value) in [("type", type), ("deprecation", deprecation), ("name", name), ("profile", profile),
-                             ("title", title), ("hreflang", hreflang)] {
+        for (key, value) in [
+            ("type", type), ("deprecation", deprecation), ("name", name), ("profile", profile),
+            ("title", title), ("hreflang", hreflang),
+        ] {
             if let value { json[key] = .string(value) }
         }
         for key in container.allKeys where !Self.propertyNames.contains(key.stringValue) {

@@ -155,16 +155,20 @@ extension Links {
             switch value {
             case .object(let object):
                 isArray = false
-                do { links.append(try Link(json: object, path: relPath)) } catch { try report(error, rel: rel, link: object) }
+                do { links.append(try Link(json: object, path: relPath)) } catch {
+                    try report(error, rel: rel, link: object)
+                }
             case .array(let elements):
                 isArray = true
                 links.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
                     let elementPath = JSONPath.appending(.index(index), to: relPath)
                     guard case .object(let object) = element else {
-                        try report(HALDocumentError(code: .linkNotObject, path: elementPath,
-                                                    message: "link array of \(rel) holds a \(element.kindName), not a link object"),
-                                   rel: rel)
+                        try report(
+                            HALDocumentError(
+                                code: .linkNotObject, path: elementPath,
+                                message: "link array of \(rel) holds a \(element.kindName), not a link object"),
+                            rel: rel)
                         continue
                     }
                     do { links.append(try Link(json: object, path: elementPath)) } catch {
@@ -172,9 +176,11 @@ extension Links {
                     }
                 }
             default:
-                try report(HALDocumentError(code: .linkNotObject, path: relPath,
-                                            message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
-                           rel: rel)
+                try report(
+                    HALDocumentError(
+                        code: .linkNotObject, path: relPath,
+                        message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
+                    rel: rel)
                 continue
             }
             if rel == LinkRelation.curies.rawValue {
@@ -205,14 +211,16 @@ extension Links: Codable {
                 relations.append(Relation(rel: rel, links: links, isArray: true))
             } else {
                 let value = try container.decode(JSONValue.self, forKey: key)
-                let parsed = try Links(json: [key.stringValue: value], path: "$", scope: .empty, options: HALParsingOptions())
+                let parsed = try Links(
+                    json: [key.stringValue: value], path: "$", scope: .empty, options: HALParsingOptions())
                 relations += parsed.relations
                 problems += parsed.problems
             }
         }
-        let curies = relations.first { $0.rel == .curies }?.links.compactMap { link in
-            link.name.map { CURIE(name: $0, href: link.href) }
-        } ?? []
+        let curies =
+            relations.first { $0.rel == .curies }?.links.compactMap { link in
+                link.name.map { CURIE(name: $0, href: link.href) }
+            } ?? []
         self.init(relations: relations, curies: curies, problems: problems, scope: .empty)
     }
 

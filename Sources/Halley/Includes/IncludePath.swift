@@ -42,7 +42,8 @@ public struct IncludePath: Sendable, Hashable, CustomStringConvertible {
         static func quoteIfNeeded(_ name: String) -> String {
             let needsQuotes = name.isEmpty || name.contains { IncludePathParser.isSpecial($0) || $0.isWhitespace }
             guard needsQuotes else { return name }
-            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                + "\""
         }
     }
 
@@ -158,11 +159,15 @@ struct IncludePathParser {
             let character = characters[position]
             if character.isWhitespace { throw error(.whitespace, at: position, "whitespace is not allowed") }
             if Self.isSpecial(character) {
-                if character == "[" { throw error(.unexpectedCharacter, at: position, "'[' cannot appear inside a name") }
+                if character == "[" {
+                    throw error(.unexpectedCharacter, at: position, "'[' cannot appear inside a name")
+                }
                 if character == "]" && closing == nil {
                     throw error(.unexpectedCharacter, at: position, "']' without a matching '['")
                 }
-                if character == "\"" { throw error(.unexpectedCharacter, at: position, "a quote can only start a name") }
+                if character == "\"" {
+                    throw error(.unexpectedCharacter, at: position, "a quote can only start a name")
+                }
                 break
             }
             name.append(character)

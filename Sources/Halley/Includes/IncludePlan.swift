@@ -75,7 +75,8 @@ public struct IncludePlan: Sendable, Hashable, CustomStringConvertible {
         if let existing = nodes.firstIndex(where: { $0.segment.rel == segment.rel }) {
             let node = nodes[existing]
             guard node.segment == segment else {
-                let what = node.segment.isToMany != segment.isToMany
+                let what =
+                    node.segment.isToMany != segment.isToMany
                     ? "as to-one and as to-many" : "with two different link names"
                 throw IncludePathError(
                     code: .conflictingInclude, path: path.text, offset: path.offsets[index],
@@ -90,8 +91,9 @@ public struct IncludePlan: Sendable, Hashable, CustomStringConvertible {
             nodes[position].variables.merge(variables) { _, new in new }
             nodes[position].queryItems += queryItems
         }
-        try insert(path, from: index + 1, parentPath: nodePath, into: &nodes[position].children,
-                   variables: variables, queryItems: queryItems)
+        try insert(
+            path, from: index + 1, parentPath: nodePath, into: &nodes[position].children,
+            variables: variables, queryItems: queryItems)
     }
 
     /// Whether the plan fetches nothing beyond the root.

@@ -76,14 +76,16 @@ private struct JSONParser {
             let value = try parseValue()
             skipWhitespace()
             if position < bytes.count {
-                throw Failure(code: .trailingCharacters, offset: position,
-                              message: "unexpected \(describe(bytes[position])) after the JSON value")
+                throw Failure(
+                    code: .trailingCharacters, offset: position,
+                    message: "unexpected \(describe(bytes[position])) after the JSON value")
             }
             return value
         } catch {
-            throw JSONParsingError(code: error.code, byteOffset: error.offset,
-                                   path: JSONPath.render(error.reversedPath.reversed()),
-                                   message: error.message)
+            throw JSONParsingError(
+                code: error.code, byteOffset: error.offset,
+                path: JSONPath.render(error.reversedPath.reversed()),
+                message: error.message)
         }
     }
 
@@ -103,8 +105,9 @@ private struct JSONParser {
         let first = bytes[0]
         let second = bytes[1]
         if first == 0 || second == 0 || (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) {
-            throw Failure(code: .invalidUTF8, offset: 0,
-                          message: "the body looks like UTF-16 or UTF-32 text; JSON must be UTF-8 (RFC 8259 §8.1)")
+            throw Failure(
+                code: .invalidUTF8, offset: 0,
+                message: "the body looks like UTF-16 or UTF-32 text; JSON must be UTF-8 (RFC 8259 §8.1)")
         }
     }
 
@@ -116,21 +119,29 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return .object(try parseObject())
         case UInt8(ascii: "["): return .array(try parseArray())
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         case let byte:
-            throw Failure(code: .unexpectedCharacter, offset: position,
-                          message: "unexpected \(describe(byte)) where a value was expected")
+            throw Failure(
+                code: .unexpectedCharacter, offset: position,
+                message: "unexpected \(describe(byte)) where a value was expected")
         }
     }
 
     private mutating func enter() throws(Failure) {
         depth += 1
         if depth > maximumDepth {
-            throw Failure(code: .nestingTooDeep, offset: position,
-                          message: "arrays and objects are nested deeper than \(maximumDepth) levels")
+            throw Failure(
+                code: .nestingTooDeep, offset: position,
+                message: "arrays and objects are nested deeper than \(maximumDepth) levels")
         }
     }
 
@@ -150,8 +161,9 @@ private struct JSONParser {
                 throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended inside an object")
             }
             guard bytes[position] == UInt8(ascii: "\"") else {
-                throw Failure(code: .unexpectedCharacter, offset: position,
-                              message: "unexpected \(describe(bytes[position])) where a member name was expected")
+                throw Failure(
+                    code: .unexpectedCharacter, offset: position,
+                    message: "unexpected \(describe(bytes[position])) where a member name was expected")
             }
             let key = try parseString()
             skipWhitespace()
@@ -190,8 +202,10 @@ private struct JSONParser {
         case closer:
             break
         case let byte:
-            throw Failure(code: .unexpectedCharacter, offset: position,
-                          message: "unexpected \(describe(byte)) where ',' or '\(Character(Unicode.Scalar(closer)))' was expected")
+            throw Failure(
+                code: .unexpectedCharacter, offset: position,
+                message: "unexpected \(describe(byte)) where ',' or '\(Character(Unicode.Scalar(closer)))' was expected"
+            )
         }
         position += 1
         depth -= 1
@@ -238,7 +252,8 @@ private struct JSONParser {
             if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
-                throw Failure(code: .invalidString, offset: position, message: "unescaped control character in a string")
+                throw Failure(
+                    code: .invalidString, offset: position, message: "unescaped control character in a string")
             }
             position += 1
         }
@@ -257,7 +272,8 @@ private struct JSONParser {
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &buffer)
             case 0..<0x20:
-                throw Failure(code: .invalidString, offset: position, message: "unescaped control character in a string")
+                throw Failure(
+                    code: .invalidString, offset: position, message: "unescaped control character in a string")
             default:
                 buffer.append(byte)
                 position += 1
@@ -295,23 +311,27 @@ private struct JSONParser {
                 guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
                     bytes[position + 1] == UInt8(ascii: "u")
                 else {
-                    throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+                    throw Failure(
+                        code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
                 }
                 position += 2
                 let low = try parseHex4(escapeStart: escapeStart)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+                    throw Failure(
+                        code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(scalar) {
-                throw Failure(code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
+                throw Failure(
+                    code: .invalidString, offset: escapeStart, message: "unpaired UTF-16 surrogate in a string")
             }
             guard let unicode = Unicode.Scalar(scalar) else {
                 throw Failure(code: .invalidString, offset: escapeStart, message: "invalid \\u escape")
             }
             buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
         default:
-            throw Failure(code: .invalidString, offset: escapeStart, message: "invalid escape \(describe(byte)) in a string")
+            throw Failure(
+                code: .invalidString, offset: escapeStart, message: "invalid escape \(describe(byte)) in a string")
         }
     }
 
@@ -400,8 +420,9 @@ private struct JSONParser {
             throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended where \(what) was expected")
         }
         guard bytes[position] == byte else {
-            throw Failure(code: .unexpectedCharacter, offset: position,
-                          message: "unexpected \(describe(bytes[position])) where \(what) was expected")
+            throw Failure(
+                code: .unexpectedCharacter, offset: position,
+                message: "unexpected \(describe(bytes[position])) where \(what) was expected")
         }
         position += 1
     }
@@ -414,8 +435,9 @@ private struct JSONParser {
         }
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
         for offset in 0..<length where bytes[position + offset] != expected[offset] {
-            throw Failure(code: .unexpectedCharacter, offset: position + offset,
-                          message: "unexpected \(describe(bytes[position + offset])) in a literal")
+            throw Failure(
+                code: .unexpectedCharacter, offset: position + offset,
+                message: "unexpected \(describe(bytes[position + offset])) in a literal")
         }
         position += length
     }

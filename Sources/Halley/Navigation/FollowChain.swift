@@ -52,8 +52,9 @@ public struct FollowChain: Sendable {
     public func follow(_ rel: LinkRelation, _ variables: [String: TemplateValue] = [:], named linkName: String? = nil)
         -> FollowChain
     {
-        FollowChain(manager: manager, entry: entry, hops: hops + [Hop(rel: rel, variables: variables, linkName: linkName)],
-                    options: options)
+        FollowChain(
+            manager: manager, entry: entry, hops: hops + [Hop(rel: rel, variables: variables, linkName: linkName)],
+            options: options)
     }
 
     /// The same chain with other options.
@@ -134,9 +135,12 @@ public struct FollowChain: Sendable {
 
         func destination() throws(HalleyError) -> URL {
             if let url { return url }
-            if let embedded, let selfLink = embedded.links.selfLink, let url = embedded.url(for: selfLink) { return url }
-            throw HalleyError(code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
-                              message: "the embedded resource at the end of the chain has no self link to act on")
+            if let embedded, let selfLink = embedded.links.selfLink, let url = embedded.url(for: selfLink) {
+                return url
+            }
+            throw HalleyError(
+                code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
+                message: "the embedded resource at the end of the chain has no self link to act on")
         }
     }
 
@@ -156,8 +160,9 @@ public struct FollowChain: Sendable {
             for (index, hop) in hops.enumerated() {
                 let resource = try await target.resource(context)
                 path.append(hop.rel.rawValue)
-                target = try Self.step(from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
-                                       context: context)
+                target = try Self.step(
+                    from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
+                    context: context)
             }
             return try await body(context, target)
         }

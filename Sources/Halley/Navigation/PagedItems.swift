@@ -172,8 +172,9 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 buffer = page.items
                 bufferIndex = 0
                 nextURL = page.next
-                let info = PageInfo(index: pages - 1, url: page.url, itemCount: page.items.count,
-                                    metadata: page.metadata, links: page.links)
+                let info = PageInfo(
+                    index: pages - 1, url: page.url, itemCount: page.items.count,
+                    metadata: page.metadata, links: page.links)
                 if let stop = sequence.stopCondition, stop(info) { nextURL = nil }
                 if sequence.prefetch, let next = nextURL, !walk.hasVisited(next),
                     sequence.pageLimit.map({ pages < $0 }) ?? true
@@ -291,7 +292,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
     /// A page size known without fetching: the size variable of a templated start.
     private var knownPageSize: Int? {
-        guard case .template(let template) = start, (try? URITemplate(template))?.variableNames.contains(sizeVariable) == true,
+        guard case .template(let template) = start,
+            (try? URITemplate(template))?.variableNames.contains(sizeVariable) == true,
             let value = callerVariables[sizeVariable]
         else { return nil }
         return Self.integer(value)
@@ -337,9 +339,11 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     private func addressedURL(number: Int, first: LoadedPage?) throws -> URL {
         if templateAddressesPages { return try pageURL(number: number) }
         guard let first else {
-            throw HalleyError(code: .pageMismatch, message: "page \(number) cannot be addressed before the first page is read")
+            throw HalleyError(
+                code: .pageMismatch, message: "page \(number) cannot be addressed before the first page is read")
         }
-        let model = first.links.link(for: .first).flatMap { URL(string: $0.href, relativeTo: first.url)?.absoluteURL }
+        let model =
+            first.links.link(for: .first).flatMap { URL(string: $0.href, relativeTo: first.url)?.absoluteURL }
             ?? first.next ?? first.url
         guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else { return model }
         // Replace the number where the server put it, so the URL keeps the server's own shape.
@@ -352,7 +356,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         }
         components.queryItems = items
         guard let url = components.url else {
-            throw HalleyError(code: .invalidURL, url: model, message: "cannot put page \(value) into \(model.absoluteString)")
+            throw HalleyError(
+                code: .invalidURL, url: model, message: "cannot put page \(value) into \(model.absoluteString)")
         }
         return url
     }
@@ -364,7 +369,9 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         if metadata.number != number || metadata.size != size {
             throw HalleyError(
                 code: .pageMismatch, url: page.requestedURL,
-                message: "asked for page \(number) of size \(size) but the server answered page \(metadata.number) of size \(metadata.size)")
+                message:
+                    "asked for page \(number) of size \(size) but the server answered page \(metadata.number) of size \(metadata.size)"
+            )
         }
     }
 
@@ -405,10 +412,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     }
 
     func decoded(_ raw: RawItemsPage) throws(HalleyError) -> LoadedPage {
-        let items = try manager.decode([Item].self, from: .array(raw.items), decoder: decoder, plan: raw.plan,
-                                       url: raw.url)
-        return LoadedPage(requestedURL: raw.requestedURL, url: raw.url, items: items, metadata: raw.metadata,
-                          links: raw.links, next: raw.next)
+        let items = try manager.decode(
+            [Item].self, from: .array(raw.items), decoder: decoder, plan: raw.plan,
+            url: raw.url)
+        return LoadedPage(
+            requestedURL: raw.requestedURL, url: raw.url, items: items, metadata: raw.metadata,
+            links: raw.links, next: raw.next)
     }
 
     func loadPage(_ target: CallStart) async throws -> LoadedPage {
@@ -430,8 +439,9 @@ extension ResourceManager {
         _ type: Item.Type, from start: String, variables: [String: TemplateValue] = [:], includes: [Include] = [],
         decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) -> PagedItems<Item> {
-        var sequence = PagedItems<Item>(manager: self, start: PagedItems<Item>.Start(start), includes: includes,
-                                        decoder: decoder, options: options)
+        var sequence = PagedItems<Item>(
+            manager: self, start: PagedItems<Item>.Start(start), includes: includes,
+            decoder: decoder, options: options)
         sequence.variables = variables
         return sequence
     }
@@ -459,8 +469,9 @@ struct PageWalk {
     /// Records that `url` is about to be read.
     mutating func enter(_ url: URL) throws(HalleyError) {
         guard !visited.contains(url.absoluteString) else {
-            throw HalleyError(code: .paginationCycle, url: url,
-                              message: "the next link points back to a page already read: \(url.absoluteString)")
+            throw HalleyError(
+                code: .paginationCycle, url: url,
+                message: "the next link points back to a page already read: \(url.absoluteString)")
         }
         guard visited.count < maxPages else {
             throw HalleyError(code: .limitExceeded, url: url, message: "more than \(maxPages) pages")
@@ -498,9 +509,10 @@ struct PageLoader: Sendable {
             try LinkTarget.url(of: link, base: collection.url, variables: variables)
         }
         let requested = if case .url(let url) = start { url } else { collection.url }
-        return RawItemsPage(requestedURL: requested, url: collection.url, items: collection.items, plan: plan,
-                       metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
-                       links: collection.links, next: next)
+        return RawItemsPage(
+            requestedURL: requested, url: collection.url, items: collection.items, plan: plan,
+            metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
+            links: collection.links, next: next)
     }
 }
 

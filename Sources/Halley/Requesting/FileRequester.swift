@@ -51,18 +51,23 @@ public struct FileRequester: RequesterInterface {
             guard let resolved = Self.resolved(lexical) else { continue }  // no such file
             guard Self.isInside(resolved, resolvedDirectory) else { throw escape(request, path: resolved) }
             if let body = try? Data(contentsOf: URL(fileURLWithPath: resolved)) {
-                return ResourceResponse(status: 200, headers: ["Content-Type": "application/hal+json"],
-                                        url: request.url, body: body)
+                return ResourceResponse(
+                    status: 200, headers: ["Content-Type": "application/hal+json"],
+                    url: request.url, body: body)
             }
         }
         let message = #"{"title": "Not Found", "status": 404, "detail": "no fixture file for this URL"}"#
-        return ResourceResponse(status: 404, headers: ["Content-Type": "application/problem+json"],
-                                url: request.url, body: Data(message.utf8))
+        return ResourceResponse(
+            status: 404, headers: ["Content-Type": "application/problem+json"],
+            url: request.url, body: Data(message.utf8))
     }
 
     private func escape(_ request: ResourceRequest, path: String) -> HalleyError {
-        HalleyError(code: .invalidURL, includePath: request.includePath, url: request.url,
-                    message: "\(request.url.absoluteString) maps to \(path), outside the fixture directory \(directory.path); refused")
+        HalleyError(
+            code: .invalidURL, includePath: request.includePath, url: request.url,
+            message:
+                "\(request.url.absoluteString) maps to \(path), outside the fixture directory \(directory.path); refused"
+        )
     }
 
     /// Whether `path` is `directory` or below it (both absolute and normalised).

@@ -25,8 +25,10 @@ public actor InMemoryRequester: RequesterInterface {
         public var finalURL: URL?
 
         /// Creates a route.
-        public init(status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/hal+json"], body: Data,
-                    latency: Duration? = nil, finalURL: URL? = nil) {
+        public init(
+            status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/hal+json"], body: Data,
+            latency: Duration? = nil, finalURL: URL? = nil
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -117,11 +119,13 @@ public actor InMemoryRequester: RequesterInterface {
             return try await handler(request)
         }
         guard let route else {
-            return ResourceResponse(status: 404, headers: ["Content-Type": "text/plain"], url: request.url,
-                                    body: Data("no route for \(request.url.absoluteString)".utf8))
+            return ResourceResponse(
+                status: 404, headers: ["Content-Type": "text/plain"], url: request.url,
+                body: Data("no route for \(request.url.absoluteString)".utf8))
         }
-        return ResourceResponse(status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
-                                body: route.body)
+        return ResourceResponse(
+            status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
+            body: route.body)
     }
 
     private static func key(_ url: String) -> String { url }

@@ -19,7 +19,9 @@ public enum RequestBody: Sendable, Hashable {
     /// Any `Encodable`, encoded now with `encoder` and sent as `application/json`.
     ///
     /// - Throws: The encoder's error.
-    public static func encodable<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) throws -> RequestBody {
+    public static func encodable<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) throws
+        -> RequestBody
+    {
         .data(try encoder.encode(value), contentType: "application/json")
     }
 

@@ -32,8 +32,10 @@ final class RequestPipeline: Sendable {
 
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
-    init(requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: CallOptions,
-         trustRoot: URL) {
+    init(
+        requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: CallOptions,
+        trustRoot: URL
+    ) {
         self.requester = requester
         // The manager's headers come before the provider's and the call's after, so the two
         // header layers are kept apart here; every other field merges by the policy's rules.
@@ -91,12 +93,15 @@ final class RequestPipeline: Sendable {
         do {
             return try accept(try await exchange(draft, first: first))
         } catch let error as HalleyError {
-            guard let fallback = policy.fallback, let response = await fallback(first.request, error) else { throw error }
+            guard let fallback = policy.fallback, let response = await fallback(first.request, error) else {
+                throw error
+            }
             emit(.fallbackUsed(url: url, error: error))
             guard response.isSuccess else {
                 let httpError = HTTPError(response: response)
-                throw HalleyError(code: .http, includePath: includePath, url: url,
-                                  message: "fallback response: \(httpError.description)", underlying: httpError)
+                throw HalleyError(
+                    code: .http, includePath: includePath, url: url,
+                    message: "fallback response: \(httpError.description)", underlying: httpError)
             }
             return try accept(response)
         }
@@ -108,15 +113,17 @@ final class RequestPipeline: Sendable {
         do {
             try validator(response, document)
         } catch {
-            throw HalleyError(code: .validation, includePath: includePath, url: response.url,
-                              message: "response rejected by the validator: \(error)", underlying: error)
+            throw HalleyError(
+                code: .validation, includePath: includePath, url: response.url,
+                message: "response rejected by the validator: \(error)", underlying: error)
         }
     }
 
     func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
         guard let scheme = url.scheme?.lowercased(), requester.supportedSchemes.contains(scheme) else {
-            throw HalleyError(code: .unsupportedScheme, includePath: includePath, url: url,
-                              message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
+            throw HalleyError(
+                code: .unsupportedScheme, includePath: includePath, url: url,
+                message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
         }
     }
 
@@ -143,8 +150,9 @@ final class RequestPipeline: Sendable {
         // Read before the provider runs: a refresh that lands meanwhile makes this request's
         // credentials count as old, which at worst retries it once more with new ones.
         let generation = refresher?.generation ?? 0
-        var request = ResourceRequest(url: draft.url, method: draft.method, includePath: draft.includePath,
-                                      timeout: timeout)
+        var request = ResourceRequest(
+            url: draft.url, method: draft.method, includePath: draft.includePath,
+            timeout: timeout)
         request.credentialHeaders = credentialHeaders
         request.trustedOrigins = trustedOrigins
         request.maxBodyBytes = maxBodyBytes
@@ -155,8 +163,9 @@ final class RequestPipeline: Sendable {
                 fields.merge(try await headerProvider())
             } catch {
                 if error is CancellationError { throw error }
-                throw HalleyError(code: .transport, includePath: draft.includePath, url: draft.url,
-                                  message: "the header provider failed: \(error)", underlying: error)
+                throw HalleyError(
+                    code: .transport, includePath: draft.includePath, url: draft.url,
+                    message: "the header provider failed: \(error)", underlying: error)
             }
         }
         fields.merge(policy.headers)
@@ -221,8 +230,9 @@ final class RequestPipeline: Sendable {
                     return response
                 }
                 let httpError = HTTPError(response: response)
-                let error = HalleyError(code: .http, includePath: draft.includePath, url: draft.url,
-                                        message: httpError.description, underlying: httpError)
+                let error = HalleyError(
+                    code: .http, includePath: draft.includePath, url: draft.url,
+                    message: httpError.description, underlying: httpError)
                 if response.status == 401, !refreshed, let refresher, isTrusted(draft.url) {
                     // Once per exchange: a second 401 after fresh credentials is the answer.
                     refreshed = true
@@ -230,14 +240,17 @@ final class RequestPipeline: Sendable {
                 } else {
                     guard tries < retries, retryPolicy.retryableStatuses.contains(response.status) else { throw error }
                     let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
-                    try await pause(before: attempt + 1, after: tries, of: draft.url, retryAfter: retryAfter,
-                                    reason: "HTTP \(response.status)")
+                    try await pause(
+                        before: attempt + 1, after: tries, of: draft.url, retryAfter: retryAfter,
+                        reason: "HTTP \(response.status)")
                     tries += 1
                 }
             case .failure(let error):
-                guard tries < retries, retryPolicy.retriesTransportErrors, error.code == .transport || error.code == .timeout
+                guard tries < retries, retryPolicy.retriesTransportErrors,
+                    error.code == .transport || error.code == .timeout
                 else { throw error }
-                try await pause(before: attempt + 1, after: tries, of: draft.url, retryAfter: nil, reason: error.message)
+                try await pause(
+                    before: attempt + 1, after: tries, of: draft.url, retryAfter: nil, reason: error.message)
                 tries += 1
             }
             attempt += 1
@@ -260,9 +273,10 @@ final class RequestPipeline: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw HalleyError(code: .http, includePath: built.request.includePath, url: url,
-                              message: "\(rejection.message); refreshing credentials failed: \(error)",
-                              underlying: rejection.underlying)
+            throw HalleyError(
+                code: .http, includePath: built.request.includePath, url: url,
+                message: "\(rejection.message); refreshing credentials failed: \(error)",
+                underlying: rejection.underlying)
         }
     }
 
@@ -275,9 +289,12 @@ final class RequestPipeline: Sendable {
         try await semaphore.acquire()
         let started = ContinuousClock.now
         let offset = started - start
-        emit(.requestStarted(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
-                                           start: offset, duration: nil, status: nil, bytes: nil, error: nil,
-                                           attempt: attempt)))
+        emit(
+            .requestStarted(
+                RequestRecord(
+                    method: request.method, url: request.url, includePath: request.includePath,
+                    start: offset, duration: nil, status: nil, bytes: nil, error: nil,
+                    attempt: attempt)))
         let response: ResourceResponse
         do {
             response = try await send(request)
@@ -286,32 +303,46 @@ final class RequestPipeline: Sendable {
             // the next start under a limit of one.
             let duration = ContinuousClock.now - started
             await semaphore.release()
-            emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
-                                                start: offset, duration: duration, status: nil, bytes: nil,
-                                                error: String(describing: error), attempt: attempt)))
+            emit(
+                .requestFinished(
+                    RequestRecord(
+                        method: request.method, url: request.url, includePath: request.includePath,
+                        start: offset, duration: duration, status: nil, bytes: nil,
+                        error: String(describing: error), attempt: attempt)))
             if let error = error as? HalleyError { return .failure(error) }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             if let urlError = error as? URLError, urlError.code == .timedOut {
-                return .failure(HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
-                                            message: "no response in time", underlying: error))
+                return .failure(
+                    HalleyError(
+                        code: .timeout, includePath: request.includePath, url: request.url,
+                        message: "no response in time", underlying: error))
             }
             if let error = error as? ResponseBodyTooLargeError {
-                return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
-                                            message: error.description, underlying: error))
+                return .failure(
+                    HalleyError(
+                        code: .limitExceeded, includePath: request.includePath, url: request.url,
+                        message: error.description, underlying: error))
             }
-            return .failure(HalleyError(code: .transport, includePath: request.includePath, url: request.url,
-                                        message: "request failed: \(error)", underlying: error))
+            return .failure(
+                HalleyError(
+                    code: .transport, includePath: request.includePath, url: request.url,
+                    message: "request failed: \(error)", underlying: error))
         }
         let duration = ContinuousClock.now - started
         await semaphore.release()
-        emit(.requestFinished(RequestRecord(method: request.method, url: request.url, includePath: request.includePath,
-                                            start: offset, duration: duration, status: response.status,
-                                            bytes: response.body.count, error: nil, attempt: attempt)))
+        emit(
+            .requestFinished(
+                RequestRecord(
+                    method: request.method, url: request.url, includePath: request.includePath,
+                    start: offset, duration: duration, status: response.status,
+                    bytes: response.body.count, error: nil, attempt: attempt)))
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {
             let error = ResponseBodyTooLargeError(url: request.url, limit: maxBodyBytes)
-            return .failure(HalleyError(code: .limitExceeded, includePath: request.includePath, url: request.url,
-                                        message: error.description, underlying: error))
+            return .failure(
+                HalleyError(
+                    code: .limitExceeded, includePath: request.includePath, url: request.url,
+                    message: error.description, underlying: error))
         }
         return .response(response)
     }
@@ -320,9 +351,11 @@ final class RequestPipeline: Sendable {
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
-        return try await withTimeLimit(timeout, { try await requester.response(for: request) }) {
-            HalleyError(code: .timeout, includePath: request.includePath, url: request.url,
-                        message: "no response within \(timeout)")
+        let body: @Sendable () async throws -> ResourceResponse = { try await requester.response(for: request) }
+        return try await withTimeLimit(timeout, body) {
+            HalleyError(
+                code: .timeout, includePath: request.includePath, url: request.url,
+                message: "no response within \(timeout)")
         }
     }
 

@@ -16,7 +16,8 @@ public typealias ResponseValidator = @Sendable (_ response: ResourceResponse, _ 
 
 /// Supplies a response (say, from disk) when a request fails. Return `nil` to let the
 /// failure stand. A fallback response is validated like any other.
-public typealias ResponseFallback = @Sendable (_ request: ResourceRequest, _ error: HalleyError) async -> ResourceResponse?
+public typealias ResponseFallback =
+    @Sendable (_ request: ResourceRequest, _ error: HalleyError) async -> ResourceResponse?
 
 /// The request policy a manager and a call share: headers, variables, credentials, events,
 /// request hooks, retries, timeouts, validation, fallback and concurrency.

@@ -80,6 +80,7 @@ public struct CompletionRequesterAdapter<Base: CompletionRequesterInterface>: Re
         } onCancel: {
             container.get()?.cancelRequest()
         }
-        return ResourceResponse(status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
+        return ResourceResponse(
+            status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
     }
 }

@@ -45,7 +45,9 @@ public final class ResponseCache: Sendable {
         var canRevalidate: Bool { etag != nil || lastModified != nil }
         /// What the entry counts against ``ResponseCache/maximumBytes``: its body, its headers
         /// and a fixed cost, so that many empty responses are bounded too.
-        var cost: Int { response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } + 256 }
+        var cost: Int {
+            response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } + 256
+        }
 
         func isFresh(at now: ContinuousClock.Instant) -> Bool {
             guard !mustRevalidate, let maxAge else { return false }
@@ -96,7 +98,8 @@ public final class ResponseCache: Sendable {
         let credentials = credentialFingerprint(request)
         return state.withLock { state in
             let key = request.url.absoluteString
-            guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials) else {
+            guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials)
+            else {
                 return nil
             }
             state.clock += 1
@@ -124,13 +127,16 @@ public final class ResponseCache: Sendable {
         let varied = fingerprint(request, names: varyNames)
         state.withLock { state in
             var variants = state.entries[key] ?? []
-            if let index = variants.firstIndex(where: { $0.credentials == credentials && $0.varyNames == varyNames && $0.varied == varied }) {
+            if let index = variants.firstIndex(where: {
+                $0.credentials == credentials && $0.varyNames == varyNames && $0.varied == varied
+            }) {
                 state.bytes -= variants.remove(at: index).cost
             }
             state.clock += 1
-            let entry = Entry(response: response, storedAt: now, maxAge: directives.maxAge,
-                              mustRevalidate: directives.noCache, lastUsed: state.clock, credentials: credentials,
-                              varyNames: varyNames, varied: varied)
+            let entry = Entry(
+                response: response, storedAt: now, maxAge: directives.maxAge,
+                mustRevalidate: directives.noCache, lastUsed: state.clock, credentials: credentials,
+                varyNames: varyNames, varied: varied)
             guard entry.cost <= maximumBytes else {
                 state.entries[key] = variants.isEmpty ? nil : variants
                 return
@@ -234,12 +240,16 @@ struct CacheControl {
     init(_ header: String?) {
         guard let header else { return }
         for directive in header.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            }
             switch parts.first {
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "max-age":
-                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: ["\""])) { maxAge = .seconds(max(0, seconds)) }
+                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: ["\""])) {
+                    maxAge = .seconds(max(0, seconds))
+                }
             default: break
             }
         }

@@ -36,7 +36,8 @@ public struct RetryPolicy: Sendable, Hashable {
     public init(
         maxAttempts: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
         multiplier: Double = 2, jitter: Double = 0.2, retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
-        retriesTransportErrors: Bool = true, retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
+        retriesTransportErrors: Bool = true,
+        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
         maxRetryAfter: Duration = .seconds(60)
     ) {
         self.maxAttempts = max(1, maxAttempts)

@@ -37,7 +37,8 @@ public struct URLSessionRequester: RequesterInterface {
     ) {
         let delegate = SessionDelegate(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
         owner = SessionOwner(
-            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate: delegate)
+            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil),
+            delegate: delegate)
     }
 
     /// Sends the request through the session.
@@ -168,7 +169,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     ) {
         let tooLarge = transfers.withLock { transfers -> Bool in
             transfers[dataTask.taskIdentifier]?.response = response
-            guard let limit = transfers[dataTask.taskIdentifier]?.maxBytes, response.expectedContentLength > Int64(limit)
+            guard let limit = transfers[dataTask.taskIdentifier]?.maxBytes,
+                response.expectedContentLength > Int64(limit)
             else { return false }
             transfers[dataTask.taskIdentifier]?.tooLarge = true
             return true
@@ -179,7 +181,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // Past the limit the caller is answered at once, not when URLSession finishes tearing
         // the transfer down: a server pushing an endless body keeps the callbacks coming.
-        let overflow = transfers.withLock { transfers -> (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)? in
+        let overflow = transfers.withLock {
+            transfers -> (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)? in
             guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return nil }
             // Take the entry out while appending so the Data buffer is uniquely referenced.
             transfers[dataTask.taskIdentifier] = nil

@@ -11,14 +11,16 @@ enum LinkTarget {
             do {
                 href = try URITemplate(link.href).expand(variables)
             } catch {
-                throw HalleyError(code: .invalidTemplate, includePath: includePath, url: base,
-                                  message: "cannot expand link template \"\(link.href)\": \(error.message)",
-                                  underlying: error)
+                throw HalleyError(
+                    code: .invalidTemplate, includePath: includePath, url: base,
+                    message: "cannot expand link template \"\(link.href)\": \(error.message)",
+                    underlying: error)
             }
         }
         guard let url = URL(string: href, relativeTo: base)?.absoluteURL, url.scheme != nil else {
-            throw HalleyError(code: .invalidURL, includePath: includePath, url: base,
-                              message: "href \"\(href)\" is not a valid URL")
+            throw HalleyError(
+                code: .invalidURL, includePath: includePath, url: base,
+                message: "href \"\(href)\" is not a valid URL")
         }
         return url
     }

@@ -36,15 +36,17 @@ struct RelationResolver: Sendable {
             return .embedded(entry)
         }
         if let problem = resource.links.problems(for: rel, named: name).first {
-            throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
-                              message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
-                              underlying: problem)
+            throw HalleyError(
+                code: .malformedLink, includePath: includePath, url: resource.baseURL,
+                message: "the link of \(rel) is malformed: \(problem.message) at \(problem.path)",
+                underlying: problem)
         }
         guard let relation else {
             if let problem = resource.embedded.problems(for: rel).first {
-                throw HalleyError(code: .malformedLink, includePath: includePath, url: resource.baseURL,
-                                  message: "embedded \(rel) is not a resource: \(problem.message) at \(problem.path)",
-                                  underlying: problem)
+                throw HalleyError(
+                    code: .malformedLink, includePath: includePath, url: resource.baseURL,
+                    message: "embedded \(rel) is not a resource: \(problem.message) at \(problem.path)",
+                    underlying: problem)
             }
             return .missing
         }

@@ -51,7 +51,9 @@ actor AsyncSemaphore {
     }
 
     private func cancelWaiter(_ id: Int) {
-        guard let index = waiters[head...].firstIndex(where: { $0?.id == id }), let waiter = waiters[index] else { return }
+        guard let index = waiters[head...].firstIndex(where: { $0?.id == id }), let waiter = waiters[index] else {
+            return
+        }
         waiters[index] = nil
         waiter.continuation.resume(throwing: CancellationError())
     }

@@ -34,7 +34,8 @@ extension ResourceManager {
                 try await body(context, try await target.resource(context))
             }
         }
-        let context = makeContext(root: root, options: options, variables: variables, collectsFailures: collectsFailures)
+        let context = makeContext(
+            root: root, options: options, variables: variables, collectsFailures: collectsFailures)
         return try await context.withinDeadline {
             try await body(context, try await context.document(at: root, includePath: nil))
         }
@@ -50,20 +51,25 @@ extension ResourceManager {
     }
 
     /// The start's resource as a collection: its items with `plan` merged into each.
-    func collection(_ start: CallStart, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue]? = nil)
+    func collection(
+        _ start: CallStart, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue]? = nil
+    )
         async throws -> ResourceCollection
     {
         try await call(start, plan: plan, options: options, variables: variables) { context, collection in
-            let items = try await Traverser(context: context).items(of: collection, nodes: plan.children, includePath: nil)
-            return ResourceCollection(items: items.map { .object($0) }, metadata: collection.state,
-                                      links: collection.links, url: collection.baseURL ?? context.rootURL)
+            let items = try await Traverser(context: context).items(
+                of: collection, nodes: plan.children, includePath: nil)
+            return ResourceCollection(
+                items: items.map { .object($0) }, metadata: collection.state,
+                links: collection.links, url: collection.baseURL ?? context.rootURL)
         }
     }
 
     func checkDepth(_ plan: IncludePlan, options: CallOptions) throws(HalleyError) {
         guard plan.depth <= options.maxIncludeDepth else {
-            throw HalleyError(code: .limitExceeded,
-                              message: "include paths are \(plan.depth) levels deep; the limit is \(options.maxIncludeDepth)")
+            throw HalleyError(
+                code: .limitExceeded,
+                message: "include paths are \(plan.depth) levels deep; the limit is \(options.maxIncludeDepth)")
         }
     }
 }

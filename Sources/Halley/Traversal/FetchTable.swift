@@ -1,3 +1,5 @@
+import Foundation
+
 /// One call's table of documents by URL: each URL is requested once; later branches wait
 /// for the first one's result instead of sending their own request.
 actor FetchTable {
@@ -39,8 +41,9 @@ actor FetchTable {
             }
         case nil:
             guard requestCount < maxRequests else {
-                throw HalleyError(code: .limitExceeded, includePath: includePath, url: url,
-                                  message: "the call would send more than \(maxRequests) requests")
+                throw HalleyError(
+                    code: .limitExceeded, includePath: includePath, url: url,
+                    message: "the call would send more than \(maxRequests) requests")
             }
             requestCount += 1
             entries[key] = .inFlight([])
@@ -56,5 +59,3 @@ actor FetchTable {
         entries[key] = .finished(result)
     }
 }
-
-import Foundation

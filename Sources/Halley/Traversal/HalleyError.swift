@@ -70,7 +70,9 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error)?
 
     /// Creates an error.
-    public init(code: Code, includePath: String? = nil, url: URL? = nil, message: String, underlying: (any Error)? = nil) {
+    public init(
+        code: Code, includePath: String? = nil, url: URL? = nil, message: String, underlying: (any Error)? = nil
+    ) {
         self.code = code
         self.includePath = includePath
         self.url = url

@@ -91,7 +91,9 @@ public struct ResourceManager: Sendable {
     /// - Parameters:
     ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
-    public init(requester: any RequesterInterface = URLSessionRequester(), configuration: Configuration = Configuration()) {
+    public init(
+        requester: any RequesterInterface = URLSessionRequester(), configuration: Configuration = Configuration()
+    ) {
         self.requester = requester
         self.configuration = configuration
     }
@@ -149,8 +151,9 @@ public struct ResourceManager: Sendable {
     {
         try await call(.url(url), plan: plan, options: options, collectsFailures: true) { context, root in
             let document = try await Traverser(context: context).merged(root, nodes: plan.children)
-            return TraversalResult(document: .object(document), failures: context.collectedFailures,
-                                   requestCount: await context.table.requestCount)
+            return TraversalResult(
+                document: .object(document), failures: context.collectedFailures,
+                requestCount: await context.table.requestCount)
         }
     }
 
@@ -207,8 +210,9 @@ public struct ResourceManager: Sendable {
     func makeContext(root: URL, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool)
         -> TraversalContext
     {
-        TraversalContext(pipeline: pipeline(trusting: root, options: options), rootURL: root, options: options,
-                         variables: variables, collectsFailures: collectsFailures)
+        TraversalContext(
+            pipeline: pipeline(trusting: root, options: options), rootURL: root, options: options,
+            variables: variables, collectsFailures: collectsFailures)
     }
 
     /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin.
@@ -238,8 +242,9 @@ public struct ResourceManager: Sendable {
         do {
             expanded = try URITemplate(template).expand(variables)
         } catch {
-            throw HalleyError(code: .invalidTemplate, message: "cannot expand root template \"\(template)\": \(error.message)",
-                              underlying: error)
+            throw HalleyError(
+                code: .invalidTemplate, message: "cannot expand root template \"\(template)\": \(error.message)",
+                underlying: error)
         }
         guard let url = URL(string: expanded), url.scheme != nil else {
             throw HalleyError(code: .invalidURL, message: "\"\(expanded)\" is not an absolute URL")
@@ -247,4 +252,3 @@ public struct ResourceManager: Sendable {
         return url
     }
 }
-

@@ -17,8 +17,10 @@ final class TraversalContext: Sendable {
     let maxItemsPerPage: Int
     private let failures = LockedValue<[HalleyError]>([])
 
-    init(pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
-         collectsFailures: Bool) {
+    init(
+        pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
+        collectsFailures: Bool
+    ) {
         self.pipeline = pipeline
         self.rootURL = rootURL
         resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
@@ -74,8 +76,9 @@ final class TraversalContext: Sendable {
             do throws(HALDocumentError) {
                 document = try HALResource(parsing: response.body, url: response.url, options: parsing)
             } catch {
-                throw HalleyError(code: .invalidDocument, includePath: includePath, url: response.url,
-                                  message: "invalid HAL document: \(error.description)", underlying: error)
+                throw HalleyError(
+                    code: .invalidDocument, includePath: includePath, url: response.url,
+                    message: "invalid HAL document: \(error.description)", underlying: error)
             }
             try pipeline.validate(response, document: document, includePath: includePath)
             return document

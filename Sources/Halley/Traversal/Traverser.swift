@@ -47,30 +47,35 @@ struct Traverser: Sendable {
 
     /// The items of a collection resource, each with `nodes` merged in: `_embedded[item]`,
     /// else `_links[item]` fetched, else (Spring Data REST) the only `_embedded` relation.
-    func items(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws -> [JSONObject] {
+    func items(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws -> [JSONObject]
+    {
         let count = collectionSize(collection)
         guard count <= context.maxItemsPerPage else {
-            throw HalleyError(code: .limitExceeded, includePath: includePath, url: collection.baseURL,
-                              message: "the collection page holds \(count) items; the limit is \(context.maxItemsPerPage)")
+            throw HalleyError(
+                code: .limitExceeded, includePath: includePath, url: collection.baseURL,
+                message: "the collection page holds \(count) items; the limit is \(context.maxItemsPerPage)")
         }
         let key = LinkRelation(context.itemKey)
         if let entry = collection.embedded.entry(for: key) {
             return try await mergedAll(entry.resources, nodes: nodes)
         }
         if collection.links.relation(key) != nil,
-            case .links(let links, _) = try context.resolver.find(key, named: nil, in: collection, includePath: includePath)
+            case .links(let links, _) = try context.resolver.find(
+                key, named: nil, in: collection, includePath: includePath)
         {
-            return try await fetchedAll(links, in: collection, nodes: nodes, includePath: includePath,
-                                        variables: [:], queryItems: [])
+            return try await fetchedAll(
+                links, in: collection, nodes: nodes, includePath: includePath,
+                variables: [:], queryItems: [])
         }
         switch collection.embedded.entries.count {
         case 0:
             if let problem = collection.embedded.problems.first, collection.embedded.problems.count == 1 {
                 // The one embedded relation holds plain values (Spring's CollectionModel<String>):
                 // they are data, not items that includes could be merged into.
-                throw HalleyError(code: .invalidDocument, includePath: includePath, url: collection.baseURL,
-                                  message: "the collection's items are not resources: \(problem.message) at \(problem.path)",
-                                  underlying: problem)
+                throw HalleyError(
+                    code: .invalidDocument, includePath: includePath, url: collection.baseURL,
+                    message: "the collection's items are not resources: \(problem.message) at \(problem.path)",
+                    underlying: problem)
             }
             return []
         case 1:
@@ -93,7 +98,9 @@ struct Traverser: Sendable {
 
     // MARK: One relationship
 
-    private func relationship(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
+    private func relationship(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (
+        Outcome, LinkRelation?
+    ) {
         do {
             return try await resolve(node, of: resource)
         } catch let error as HalleyError where context.collectsFailures {
@@ -103,7 +110,9 @@ struct Traverser: Sendable {
     }
 
     /// Where a relationship's data comes from (see ``RelationResolver/find(_:named:in:includePath:)``).
-    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError) -> RelationResolver.Found {
+    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError)
+        -> RelationResolver.Found
+    {
         try context.resolver.find(node.segment.rel, named: node.segment.linkName, in: resource, includePath: node.path)
     }
 
@@ -128,21 +137,24 @@ struct Traverser: Sendable {
                 context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
                 return (.missing, nil)
             }
-            let url = try resolver.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
-                                       includePath: node.path)
+            let url = try resolver.url(
+                of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                includePath: node.path)
             let document = try await context.document(at: url, includePath: node.path)
             return (.one(try await merged(document, nodes: node.children)), nil)
         }
 
         if isArray || node.segment.linkName != nil {
-            let items = try await fetchedAll(links, in: resource, nodes: node.children, includePath: node.path,
-                                             variables: node.variables, queryItems: node.queryItems)
+            let items = try await fetchedAll(
+                links, in: resource, nodes: node.children, includePath: node.path,
+                variables: node.variables, queryItems: node.queryItems)
             return (.many(items), nil)
         }
         // One link to a to-many relation: it points at a collection resource.
         guard let link = links.first else { return (.many([]), nil) }
-        let url = try resolver.url(of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
-                                   includePath: node.path)
+        let url = try resolver.url(
+            of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+            includePath: node.path)
         let collection = try await context.document(at: url, includePath: node.path)
         return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), nil)
     }
@@ -157,7 +169,9 @@ struct Traverser: Sendable {
             }
             return .many(try await mergedAll(entry.resources, nodes: node.children))
         }
-        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else { return .missing }
+        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else {
+            return .missing
+        }
         return .one(try await merged(first, nodes: node.children))
     }
 
@@ -193,12 +207,14 @@ struct Traverser: Sendable {
             do {
                 switch try source(of: node, in: resource) {
                 case .embedded(let entry):
-                    context.emit(.embeddedUsed(includePath: node.path, rel: node.segment.rel, count: entry.resources.count))
+                    context.emit(
+                        .embeddedUsed(includePath: node.path, rel: node.segment.rel, count: entry.resources.count))
                     embeddedRel = entry.rel
                     if node.segment.isToMany {
                         outcome = .many(try entry.resources.map { try mergedLocally($0, nodes: node.children) })
                     } else {
-                        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else {
+                        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path)
+                        else {
                             outcome = .missing
                             break
                         }
@@ -243,8 +259,9 @@ struct Traverser: Sendable {
         let context = self.context
         let results = try await orderedMap(links) { link -> JSONObject? in
             do {
-                let url = try context.resolver.url(of: link, in: resource, variables: variables,
-                                                   queryItems: queryItems, includePath: includePath)
+                let url = try context.resolver.url(
+                    of: link, in: resource, variables: variables,
+                    queryItems: queryItems, includePath: includePath)
                 let document = try await context.document(at: url, includePath: includePath)
                 return try await merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {
@@ -277,7 +294,9 @@ struct Traverser: Sendable {
     /// An embedded relation that was used moves out of `_embedded` (which disappears when it
     /// empties), so the data is not written twice. If the key is already an attribute, the
     /// attribute stays and the result goes to `_embedded[key]`.
-    private func place(_ outcome: Outcome, embeddedRel: LinkRelation?, for node: IncludePlan.Node, into object: inout JSONObject) {
+    private func place(
+        _ outcome: Outcome, embeddedRel: LinkRelation?, for node: IncludePlan.Node, into object: inout JSONObject
+    ) {
         let value: JSONValue
         switch outcome {
         case .missing: return

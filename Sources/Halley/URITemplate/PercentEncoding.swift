@@ -13,9 +13,9 @@ enum PercentEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -28,12 +28,12 @@ enum PercentEncoding {
         switch byte {
         // gen-delims
         case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"),
-             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"):
+            UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"):
             return true
         // sub-delims; "'" through "," is the contiguous run ' ( ) * + ,
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
-             UInt8(ascii: "'")...UInt8(ascii: ","),
-             UInt8(ascii: ";"), UInt8(ascii: "="):
+            UInt8(ascii: "'")...UInt8(ascii: ","),
+            UInt8(ascii: ";"), UInt8(ascii: "="):
             return true
         default:
             return false
@@ -68,8 +68,8 @@ enum PercentEncoding {
     static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "A")...UInt8(ascii: "F"),
-             UInt8(ascii: "a")...UInt8(ascii: "f"):
+            UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "a")...UInt8(ascii: "f"):
             return true
         default:
             return false

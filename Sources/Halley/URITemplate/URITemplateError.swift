@@ -139,11 +139,12 @@ extension URITemplateError {
     /// so a byte inside a multi-scalar cluster reports that cluster's offset.
     static func characterOffset(ofUTF8Offset utf8Offset: Int, in template: String) -> Int {
         let utf8 = template.utf8
-        let target = utf8.index(
-            utf8.startIndex,
-            offsetBy: utf8Offset,
-            limitedBy: utf8.endIndex
-        ) ?? utf8.endIndex
+        let target =
+            utf8.index(
+                utf8.startIndex,
+                offsetBy: utf8Offset,
+                limitedBy: utf8.endIndex
+            ) ?? utf8.endIndex
         var offset = 0
         var index = template.startIndex
         while index < target {

@@ -216,7 +216,8 @@ struct URITemplateExpander {
         if string.utf8.count <= length {
             return string[...].utf8
         }
-        let end = string.index(string.startIndex, offsetBy: length, limitedBy: string.endIndex)
+        let end =
+            string.index(string.startIndex, offsetBy: length, limitedBy: string.endIndex)
             ?? string.endIndex
         return string[..<end].utf8
     }

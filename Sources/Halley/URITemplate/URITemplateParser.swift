@@ -195,12 +195,13 @@ struct URITemplateParser {
         }
         let nameStart = pool.count
         pool.append(contentsOf: bytes[start..<nameEnd])
-        varSpecs.append(URITemplateVarSpec(
-            name: name,
-            nameBytes: nameStart..<pool.count,
-            modifier: modifier,
-            utf8Offset: start
-        ))
+        varSpecs.append(
+            URITemplateVarSpec(
+                name: name,
+                nameBytes: nameStart..<pool.count,
+                modifier: modifier,
+                utf8Offset: start
+            ))
         return index
     }
 
@@ -287,9 +288,9 @@ struct URITemplateParser {
     private func isVarNameStart(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), PercentEncoding.percent:
+            UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "_"), PercentEncoding.percent:
             return true
         default:
             return false
@@ -300,7 +301,7 @@ struct URITemplateParser {
     private func isReservedOperator(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "="), UInt8(ascii: ","), UInt8(ascii: "!"),
-             UInt8(ascii: "@"), UInt8(ascii: "|"):
+            UInt8(ascii: "@"), UInt8(ascii: "|"):
             return true
         default:
             return false

@@ -9,11 +9,14 @@ struct TableReport {
         let settings = run.settings
         var lines: [String] = []
         let mode = settings.quick ? "quick" : "full"
-        lines.append("halley-bench (\(mode) run: \(settings.repetitions) repetitions per measurement, "
-            + "first \(settings.warmups) discarded; median and min … max of the rest)")
-        lines.append("\(machine.kernel); \(machine.processors) CPUs; \(machine.cpuModel ?? "unknown CPU"); "
-            + "\(machine.compiler), \(machine.buildConfiguration) build")
-        lines.append("load average before: \(RunContext.describe(run.loadBefore)); after: \(RunContext.describe(run.loadAfter))")
+        lines.append(
+            "halley-bench (\(mode) run: \(settings.repetitions) repetitions per measurement, "
+                + "first \(settings.warmups) discarded; median and min … max of the rest)")
+        lines.append(
+            "\(machine.kernel); \(machine.processors) CPUs; \(machine.cpuModel ?? "unknown CPU"); "
+                + "\(machine.compiler), \(machine.buildConfiguration) build")
+        lines.append(
+            "load average before: \(RunContext.describe(run.loadBefore)); after: \(RunContext.describe(run.loadAfter))")
         if machine.buildConfiguration == "debug" {
             lines.append("WARNING: debug build; timings are meaningless. Use swift run -c release halley-bench.")
         }

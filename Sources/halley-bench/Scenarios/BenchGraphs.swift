@@ -110,9 +110,12 @@ enum BenchGraphs {
 
     /// A small item resource (about 200 bytes).
     static func item(_ path: String, index: Int) -> JSONValue {
-        resource(path, links: [("collection", link("/items"))],
-                 state: [("id", .int(index)), ("name", .string("Item \(index)")),
-                         ("price", .double(Double(index % 1000) + 0.99)), ("inStock", .bool(index % 3 != 0)),
-                         ("sku", .string("SKU-\(String(index, radix: 16))"))])
+        resource(
+            path, links: [("collection", link("/items"))],
+            state: [
+                ("id", .int(index)), ("name", .string("Item \(index)")),
+                ("price", .double(Double(index % 1000) + 0.99)), ("inStock", .bool(index % 3 != 0)),
+                ("sku", .string("SKU-\(String(index, radix: 16))")),
+            ])
     }
 }

@@ -25,7 +25,8 @@ struct CriticalPathScenario: Scenario {
         let leaves = countLeaves(document, depth: tree.depth)
         let requests = await requester.requestCount
         guard requests == tree.paths.count, leaves == Int(pow(Double(tree.fanOut), Double(tree.depth))) else {
-            throw BenchError("traversal made \(requests) requests for \(tree.paths.count) resources, \(leaves) leaves merged")
+            throw BenchError(
+                "traversal made \(requests) requests for \(tree.paths.count) resources, \(leaves) leaves merged")
         }
 
         let concurrent = try await Timing.repeated(settings.repetitions, warmups: settings.warmups) {
@@ -42,20 +43,27 @@ struct CriticalPathScenario: Scenario {
 
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("resources", "\(tree.paths.count)"), ("depth", "\(tree.depth)"), ("fan-out", "\(tree.fanOut)"),
-                         ("latency L", format(latency)), ("maxConcurrency", "64"),
-                         ("ideal (depth+1)·L", format(latency * (tree.depth + 1)))],
+            parameters: [
+                ("resources", "\(tree.paths.count)"), ("depth", "\(tree.depth)"), ("fan-out", "\(tree.fanOut)"),
+                ("latency L", format(latency)), ("maxConcurrency", "64"),
+                ("ideal (depth+1)·L", format(latency * (tree.depth + 1))),
+            ],
             metrics: [
-                .measured("ratio", "concurrent traversal / ((depth+1)·L)", unit: .ratio,
-                          concurrent.map { $0 / ideal }, target: .atMost(1.10)),
-                .measured("sequential_ratio", "naive sequential walk / ((depth+1)·L)", unit: .ratio,
-                          sequential.map { $0 / ideal }),
-                .measured("sleep_floor_ratio", "timer floor: (depth+1) bare sleeps / ((depth+1)·L)", unit: .ratio,
-                          sleeps.map { $0 / ideal }),
+                .measured(
+                    "ratio", "concurrent traversal / ((depth+1)·L)", unit: .ratio,
+                    concurrent.map { $0 / ideal }, target: .atMost(1.10)),
+                .measured(
+                    "sequential_ratio", "naive sequential walk / ((depth+1)·L)", unit: .ratio,
+                    sequential.map { $0 / ideal }),
+                .measured(
+                    "sleep_floor_ratio", "timer floor: (depth+1) bare sleeps / ((depth+1)·L)", unit: .ratio,
+                    sleeps.map { $0 / ideal }),
                 .measured("wall", "concurrent traversal wall time", unit: .seconds, concurrent),
                 .measured("sequential_wall", "sequential walk wall time", unit: .seconds, sequential),
             ],
-            notes: ["Sequential ideal is \(tree.paths.count)·L = \(tree.paths.count / (tree.depth + 1))× the concurrent ideal."])
+            notes: [
+                "Sequential ideal is \(tree.paths.count)·L = \(tree.paths.count / (tree.depth + 1))× the concurrent ideal."
+            ])
     }
 
     /// The naive client: one request at a time, depth first, following `children`.

@@ -77,22 +77,35 @@ enum DecodeFixtures {
                 state: [("id", .string("w\(index)")), ("url", .string("https://contact\(index).example.com/"))])
             return BenchGraphs.resource(
                 "/contacts/\(index)",
-                links: [("website", BenchGraphs.link("/websites/\(index)")),
-                        ("contacts", BenchGraphs.link("/contacts/\(index)/contacts"))],
+                links: [
+                    ("website", BenchGraphs.link("/websites/\(index)")),
+                    ("contacts", BenchGraphs.link("/contacts/\(index)/contacts")),
+                ],
                 state: [
                     ("id", .string("\(index)")),
                     ("name", .string("Contact Number \(index)")),
                     ("email", .string("contact.\(index)@mail.example.com")),
                     ("phone", .string("+1-555-\(pad(index % 10_000, 4))")),
                     ("company", .string("Company \(index % 97) Ltd.")),
-                    ("tags", .array([.string("customer"), .string("tier-\(index % 3)"), .string("region-\(index % 7)")])),
-                    ("address", [
-                        "street": .string("\(index % 500 + 1) Long Benchmark Street"),
-                        "city": .string("City \(index % 50)"),
-                        "postalCode": .string(pad(index % 100_000, 5)),
-                        "country": "Netherlands",
-                    ]),
-                    ("notes", .string("Met at conference \(index % 12); prefers e-mail; follow up in Q\(index % 4 + 1). \"Quoted\" text\n")),
+                    (
+                        "tags",
+                        .array([.string("customer"), .string("tier-\(index % 3)"), .string("region-\(index % 7)")])
+                    ),
+                    (
+                        "address",
+                        [
+                            "street": .string("\(index % 500 + 1) Long Benchmark Street"),
+                            "city": .string("City \(index % 50)"),
+                            "postalCode": .string(pad(index % 100_000, 5)),
+                            "country": "Netherlands",
+                        ]
+                    ),
+                    (
+                        "notes",
+                        .string(
+                            "Met at conference \(index % 12); prefers e-mail; follow up in Q\(index % 4 + 1). \"Quoted\" text\n"
+                        )
+                    ),
                     ("createdAt", .string("2024-\(pad(index % 12 + 1, 2))-15T10:20:30Z")),
                 ],
                 embedded: [("website", website)])
@@ -122,14 +135,20 @@ enum DecodeFixtures {
             return [site.id, site.url.absoluteString] + links(site._links)
         }
         func contact(_ contact: BenchContact) -> [String] {
-            [contact.id, contact.name, contact.email, contact.phone, contact.company, contact.notes, contact.createdAt,
-             contact.address.street, contact.address.city, contact.address.postalCode, contact.address.country]
+            [
+                contact.id, contact.name, contact.email, contact.phone, contact.company, contact.notes,
+                contact.createdAt,
+                contact.address.street, contact.address.city, contact.address.postalCode, contact.address.country,
+            ]
                 + contact.tags + website(contact.website) + links(contact._links)
         }
         if lhs.total != rhs.total { return "total \(lhs.total) vs \(rhs.total)" }
-        if links(lhs._links) != links(rhs._links) { return "collection links \(links(lhs._links)) vs \(links(rhs._links))" }
+        if links(lhs._links) != links(rhs._links) {
+            return "collection links \(links(lhs._links)) vs \(links(rhs._links))"
+        }
         if lhs.contacts.count != rhs.contacts.count { return "\(lhs.contacts.count) vs \(rhs.contacts.count) contacts" }
-        for (index, (left, right)) in zip(lhs.contacts, rhs.contacts).enumerated() where contact(left) != contact(right) {
+        for (index, (left, right)) in zip(lhs.contacts, rhs.contacts).enumerated() where contact(left) != contact(right)
+        {
             return "contact \(index): \(contact(left)) vs \(contact(right))"
         }
         return nil

@@ -27,7 +27,8 @@ struct DecodeScenario: Scenario {
             throw BenchError("the typed call and the plain decode disagree: \(difference)")
         }
         guard typed.contacts.count == count, typed.contacts.allSatisfy({ $0.website != nil }) else {
-            throw BenchError("the typed call decoded \(typed.contacts.count) of \(count) contacts, not all with websites")
+            throw BenchError(
+                "the typed call decoded \(typed.contacts.count) of \(count) contacts, not all with websites")
         }
 
         // Paired repetitions: each ratio compares two runs taken back to back.
@@ -42,7 +43,8 @@ struct DecodeScenario: Scenario {
         }
 
         // The same comparison with models that leave `_links` out.
-        let liteRequest = HalleyRequest<LiteContactList>(url: BenchGraphs.base + DecodeFixtures.path, includes: includes)
+        let liteRequest = HalleyRequest<LiteContactList>(
+            url: BenchGraphs.base + DecodeFixtures.path, includes: includes)
         var liteTypedSeconds: [Double] = []
         var liteDecodeSeconds: [Double] = []
         for repetition in 0..<settings.repetitions {
@@ -75,23 +77,30 @@ struct DecodeScenario: Scenario {
         let decodeSamples = Samples(decodeSeconds)
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("contacts", "\(count)"), ("body", ValueFormatter.format(Double(body.count), unit: .bytes)),
-                         ("merged bytes", ValueFormatter.format(Double(merged.count), unit: .bytes)),
-                         ("include", "[contacts].website"), ("latency", "0")],
+            parameters: [
+                ("contacts", "\(count)"), ("body", ValueFormatter.format(Double(body.count), unit: .bytes)),
+                ("merged bytes", ValueFormatter.format(Double(merged.count), unit: .bytes)),
+                ("include", "[contacts].website"), ("latency", "0"),
+            ],
             metrics: [
-                .measured("ratio", "typed call / JSONDecoder on merged bytes", unit: .ratio,
-                          Samples.ratios(typedSeconds, decodeSeconds), target: .atMost(1.5)),
+                .measured(
+                    "ratio", "typed call / JSONDecoder on merged bytes", unit: .ratio,
+                    Samples.ratios(typedSeconds, decodeSeconds), target: .atMost(1.5)),
                 .measured("typed", "typed call (manager.request)", unit: .seconds, typedSamples),
                 .measured("decode", "JSONDecoder.decode of merged bytes", unit: .seconds, decodeSamples),
-                .measured("ratio_without_links", "same ratio, models without _links", unit: .ratio,
-                          Samples.ratios(liteTypedSeconds, liteDecodeSeconds)),
-                .measured("decode_without_links", "JSONDecoder.decode, models without _links", unit: .seconds,
-                          Samples(liteDecodeSeconds)),
-                .measured("resource", "  stage: manager.resource (fetch+parse+traverse+merge)", unit: .seconds, untyped),
+                .measured(
+                    "ratio_without_links", "same ratio, models without _links", unit: .ratio,
+                    Samples.ratios(liteTypedSeconds, liteDecodeSeconds)),
+                .measured(
+                    "decode_without_links", "JSONDecoder.decode, models without _links", unit: .seconds,
+                    Samples(liteDecodeSeconds)),
+                .measured(
+                    "resource", "  stage: manager.resource (fetch+parse+traverse+merge)", unit: .seconds, untyped),
                 .measured("hal_parse", "  stage: HALResource(parsing:) of the body", unit: .seconds, hal),
                 .measured("json_parse", "  stage: JSONValue(parsing:) of the body", unit: .seconds, parse),
                 .measured("serialize", "  stage: merged JSONValue.serialized()", unit: .seconds, serialize),
-                .measured("foundation_parse", "  context: JSONSerialization of the body", unit: .seconds, foundationParse),
+                .measured(
+                    "foundation_parse", "  context: JSONSerialization of the body", unit: .seconds, foundationParse),
             ],
             notes: ["typed ≈ resource + serialize + decode; the stage rows are separate runs of each step."])
     }

@@ -16,18 +16,24 @@ struct DedupScenario: Scenario {
 
         // Flat: the root's 100 links name 10 URLs.
         let flat = InMemoryRequester(latency: latency)
-        await BenchGraphs.registerList(on: flat, rootPath: "/flat", rel: "branches", count: Self.branches,
-                                       rootLatency: .zero) { "/shared/\($0 % Self.distinct)" }
+        await BenchGraphs.registerList(
+            on: flat, rootPath: "/flat", rel: "branches", count: Self.branches,
+            rootLatency: .zero
+        ) { "/shared/\($0 % Self.distinct)" }
         // Nested: 100 distinct branch resources, each with a `target` among 10 URLs.
         let nested = InMemoryRequester(latency: latency)
-        await BenchGraphs.registerList(on: nested, rootPath: "/tree", rel: "branches", count: Self.branches,
-                                       rootLatency: .zero) { "/branch/\($0)" }
+        await BenchGraphs.registerList(
+            on: nested, rootPath: "/tree", rel: "branches", count: Self.branches,
+            rootLatency: .zero
+        ) { "/branch/\($0)" }
         for index in 0..<Self.branches {
             let path = "/branch/\(index)"
             let target = "/shared/\(index % Self.distinct)"
-            await nested.register(BenchGraphs.base + path,
-                                  json: BenchGraphs.resource(path, links: [("target", BenchGraphs.link(target))],
-                                                             state: [("id", .int(index))]))
+            await nested.register(
+                BenchGraphs.base + path,
+                json: BenchGraphs.resource(
+                    path, links: [("target", BenchGraphs.link(target))],
+                    state: [("id", .int(index))]))
         }
         for index in 0..<Self.distinct {
             let path = "/shared/\(index)"
@@ -36,11 +42,15 @@ struct DedupScenario: Scenario {
 
         var options = CallOptions()
         options.maxConcurrency = 64
-        let flatCheck = try await check(flat, root: "/flat", include: "[branches]", options: options, settings: settings) {
+        let flatCheck = try await check(
+            flat, root: "/flat", include: "[branches]", options: options, settings: settings
+        ) {
             $0["branches"]?.arrayValue?.count ?? 0
         }
-        let nestedCheck = try await check(nested, root: "/tree", include: "[branches].target", options: options,
-                                          settings: settings) {
+        let nestedCheck = try await check(
+            nested, root: "/tree", include: "[branches].target", options: options,
+            settings: settings
+        ) {
             ($0["branches"]?.arrayValue ?? []).filter { $0["target"]?["id"] != nil }.count
         }
 
@@ -50,19 +60,26 @@ struct DedupScenario: Scenario {
         }
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("branches", "\(Self.branches)"), ("distinct URLs", "\(Self.distinct)"),
-                         ("latency", format(latency)), ("calls checked", "\(settings.repetitions) per shape")],
+            parameters: [
+                ("branches", "\(Self.branches)"), ("distinct URLs", "\(Self.distinct)"),
+                ("latency", format(latency)), ("calls checked", "\(settings.repetitions) per shape"),
+            ],
             metrics: [
-                .single("flat_requests", "flat: requests to the 10 shared URLs (worst call)", unit: .count,
-                        Double(flatCheck.worstShared), target: .equal(Double(Self.distinct)), mustMeet: true),
-                .single("nested_requests", "nested [branches].target: requests to the shared URLs (worst call)",
-                        unit: .count, Double(nestedCheck.worstShared), target: .equal(Double(Self.distinct)), mustMeet: true),
-                .single("nested_total", "nested: all requests of one call (1 + 100 + 10)", unit: .count,
-                        Double(nestedCheck.worstTotal), target: .equal(Double(1 + Self.branches + Self.distinct)),
-                        mustMeet: true),
-                .single("merged", "branches filled in the merged documents (both shapes, every call)", unit: .count,
-                        Double(min(flatCheck.minimumMerged, nestedCheck.minimumMerged)),
-                        target: .equal(Double(Self.branches)), mustMeet: true),
+                .single(
+                    "flat_requests", "flat: requests to the 10 shared URLs (worst call)", unit: .count,
+                    Double(flatCheck.worstShared), target: .equal(Double(Self.distinct)), mustMeet: true),
+                .single(
+                    "nested_requests", "nested [branches].target: requests to the shared URLs (worst call)",
+                    unit: .count, Double(nestedCheck.worstShared), target: .equal(Double(Self.distinct)), mustMeet: true
+                ),
+                .single(
+                    "nested_total", "nested: all requests of one call (1 + 100 + 10)", unit: .count,
+                    Double(nestedCheck.worstTotal), target: .equal(Double(1 + Self.branches + Self.distinct)),
+                    mustMeet: true),
+                .single(
+                    "merged", "branches filled in the merged documents (both shapes, every call)", unit: .count,
+                    Double(min(flatCheck.minimumMerged, nestedCheck.minimumMerged)),
+                    target: .equal(Double(Self.branches)), mustMeet: true),
                 .measured("wall", "nested call wall time", unit: .seconds, nestedCheck.wall),
             ],
             notes: notes)

@@ -21,7 +21,9 @@ struct ScaleScenario: Scenario {
         for size in sizes {
             let requester = InMemoryRequester(latency: .zero)
             let rootPath = "/scale-\(size)"
-            await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) { "/items/\($0)" }
+            await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) {
+                "/items/\($0)"
+            }
             let manager = ResourceManager(requester: requester)
             var options = CallOptions()
             options.maxRequests = size + 10
@@ -51,46 +53,59 @@ struct ScaleScenario: Scenario {
             let resources = Double(size + 1)
             let samples = wall.map { $0 / resources }
             perResource.append((size, samples))
-            metrics.append(.measured("time_per_resource_\(size)", "N = \(size): time per resource", unit: .seconds, samples))
+            metrics.append(
+                .measured("time_per_resource_\(size)", "N = \(size): time per resource", unit: .seconds, samples))
             metrics.append(.measured("wall_\(size)", "N = \(size): traversal wall time", unit: .seconds, wall))
             if let peak = after.peakBytes {
                 metrics.append(.single("peak_rss_\(size)", "N = \(size): peak RSS", unit: .bytes, Double(peak)))
                 if let start = before.currentBytes {
                     let growth = Double(max(0, peak - start)) / resources
                     growthPerResource[size] = growth
-                    metrics.append(.single("rss_growth_per_resource_\(size)",
-                                           "N = \(size): peak RSS growth per resource", unit: .bytes, growth))
+                    metrics.append(
+                        .single(
+                            "rss_growth_per_resource_\(size)",
+                            "N = \(size): peak RSS growth per resource", unit: .bytes, growth))
                 }
             }
         }
         if let first = perResource.first, let last = perResource.last, first.size != last.size {
             metrics.insert(
-                .measured("flatness", "time per resource, N = \(last.size) / N = \(first.size)", unit: .ratio,
-                          Samples([last.samples.median / first.samples.median]), target: .atMost(Self.flatness)),
+                .measured(
+                    "flatness", "time per resource, N = \(last.size) / N = \(first.size)", unit: .ratio,
+                    Samples([last.samples.median / first.samples.median]), target: .atMost(Self.flatness)),
                 at: 0)
             if let low = growthPerResource[first.size], let high = growthPerResource[last.size], low > 0 {
                 metrics.insert(
-                    .single("memory_flatness", "peak RSS growth per resource, N = \(last.size) / N = \(first.size)",
-                            unit: .ratio, high / low),
+                    .single(
+                        "memory_flatness", "peak RSS growth per resource, N = \(last.size) / N = \(first.size)",
+                        unit: .ratio, high / low),
                     at: 1)
             }
         }
         if let untimed = untimedSamples, let timed = perResource.last {
-            metrics.append(.measured("time_per_resource_no_timeout_\(untimed.size)",
-                                     "N = \(untimed.size): time per resource, requestTimeout = nil", unit: .seconds,
-                                     untimed.samples))
-            metrics.append(.single("timeout_overhead_\(untimed.size)",
-                                   "N = \(untimed.size): default requestTimeout / requestTimeout = nil", unit: .ratio,
-                                   timed.samples.median / untimed.samples.median))
+            metrics.append(
+                .measured(
+                    "time_per_resource_no_timeout_\(untimed.size)",
+                    "N = \(untimed.size): time per resource, requestTimeout = nil", unit: .seconds,
+                    untimed.samples))
+            metrics.append(
+                .single(
+                    "timeout_overhead_\(untimed.size)",
+                    "N = \(untimed.size): default requestTimeout / requestTimeout = nil", unit: .ratio,
+                    timed.samples.median / untimed.samples.median))
         }
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("sizes N", sizes.map(String.init).joined(separator: ", ")), ("include", "[items]"),
-                         ("maxConcurrency", "8 (default)"), ("latency", "0"), ("memory source", memorySource)],
+            parameters: [
+                ("sizes N", sizes.map(String.init).joined(separator: ", ")), ("include", "[items]"),
+                ("maxConcurrency", "8 (default)"), ("latency", "0"), ("memory source", memorySource),
+            ],
             metrics: metrics,
-            notes: ["Before each size's timed calls the heap is trimmed (malloc_trim) and the peak RSS reset "
-                + "(clear_refs); growth is that peak above the RSS right after the reset, over N + 1 resources. "
-                + "The registered documents are resident before the reset, so they are not counted."])
+            notes: [
+                "Before each size's timed calls the heap is trimmed (malloc_trim) and the peak RSS reset "
+                    + "(clear_refs); growth is that peak above the RSS right after the reset, over N + 1 resources. "
+                    + "The registered documents are resident before the reset, so they are not counted."
+            ])
     }
 
     /// One call, checked: every item merged, one request each.

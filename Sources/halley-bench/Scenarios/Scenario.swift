@@ -46,8 +46,9 @@ enum ScenarioRegistry {
         var selected: [any Scenario] = []
         for name in names {
             guard let scenario = all.first(where: { $0.name == name }) else {
-                throw ArgumentError("unknown scenario \"\(name)\"; one of: "
-                    + all.map(\.name).joined(separator: ", "))
+                throw ArgumentError(
+                    "unknown scenario \"\(name)\"; one of: "
+                        + all.map(\.name).joined(separator: ", "))
             }
             if !selected.contains(where: { $0.name == name }) { selected.append(scenario) }
         }

@@ -44,18 +44,25 @@ struct URITemplateScenario: Scenario {
         let perSecond = { (seconds: [Double]) in Samples(seconds.map { 1 / $0 }) }
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("template", Self.text), ("iterations per repetition", "\(iterations)"),
-                         ("expansion", ours), ("URLComponents", theirs)],
+            parameters: [
+                ("template", Self.text), ("iterations per repetition", "\(iterations)"),
+                ("expansion", ours), ("URLComponents", theirs),
+            ],
             metrics: [
-                .measured("ratio", "expand (parsed template) / URLComponents, time per URL", unit: .ratio,
-                          Samples.ratios(expandSeconds, componentsSeconds)),
-                .measured("parse_expand_ratio", "parse + expand / URLComponents, time per URL", unit: .ratio,
-                          Samples.ratios(parseExpandSeconds, componentsSeconds)),
-                .measured("expand_rate", "expansions per second (parsed template)", unit: .perSecond,
-                          perSecond(expandSeconds)),
-                .measured("parse_expand_rate", "parse + expand per second", unit: .perSecond, perSecond(parseExpandSeconds)),
-                .measured("components_rate", "URLComponents builds per second", unit: .perSecond,
-                          perSecond(componentsSeconds)),
+                .measured(
+                    "ratio", "expand (parsed template) / URLComponents, time per URL", unit: .ratio,
+                    Samples.ratios(expandSeconds, componentsSeconds)),
+                .measured(
+                    "parse_expand_ratio", "parse + expand / URLComponents, time per URL", unit: .ratio,
+                    Samples.ratios(parseExpandSeconds, componentsSeconds)),
+                .measured(
+                    "expand_rate", "expansions per second (parsed template)", unit: .perSecond,
+                    perSecond(expandSeconds)),
+                .measured(
+                    "parse_expand_rate", "parse + expand per second", unit: .perSecond, perSecond(parseExpandSeconds)),
+                .measured(
+                    "components_rate", "URLComponents builds per second", unit: .perSecond,
+                    perSecond(componentsSeconds)),
             ],
             notes: ours == theirs ? [] : ["the two URLs differ: \(ours) vs \(theirs)"])
     }

@@ -43,12 +43,15 @@ struct UnevenLatencyScenario: Scenario {
         }
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("resources", "\(tree.paths.count)"), ("latency", "uniform \(lowest)–\(highest) ms"),
-                         ("seed", "0x" + String(Self.seed, radix: 16)), ("maxConcurrency", "64"),
-                         ("longest chain", format(longest)), ("sum of all latencies", format(total))],
+            parameters: [
+                ("resources", "\(tree.paths.count)"), ("latency", "uniform \(lowest)–\(highest) ms"),
+                ("seed", "0x" + String(Self.seed, radix: 16)), ("maxConcurrency", "64"),
+                ("longest chain", format(longest)), ("sum of all latencies", format(total)),
+            ],
             metrics: [
-                .measured("ratio", "traversal / longest root-to-leaf latency", unit: .ratio,
-                          wall.map { $0 / longest.seconds }, target: .atMost(1.10)),
+                .measured(
+                    "ratio", "traversal / longest root-to-leaf latency", unit: .ratio,
+                    wall.map { $0 / longest.seconds }, target: .atMost(1.10)),
                 .measured("wall", "traversal wall time", unit: .seconds, wall),
             ])
     }

@@ -13,8 +13,10 @@ struct WideFanOutScenario: Scenario {
         let latency: Duration = .milliseconds(5)
         let requester = InMemoryRequester(latency: latency)
         // The root answers at once so the ideal is exactly ceil(N/limit) item latencies.
-        await BenchGraphs.registerList(on: requester, rootPath: "/wide", rel: "items", count: count,
-                                       rootLatency: .zero) { "/wide/\($0)" }
+        await BenchGraphs.registerList(
+            on: requester, rootPath: "/wide", rel: "items", count: count,
+            rootLatency: .zero
+        ) { "/wide/\($0)" }
         let manager = ResourceManager(requester: requester)
         var options = CallOptions()
         options.maxConcurrency = limit
@@ -43,25 +45,32 @@ struct WideFanOutScenario: Scenario {
         }
 
         var metrics: [Metric] = [
-            .measured("ratio", "traversal / (ceil(N/16)·L)", unit: .ratio, wall.map { $0 / ideal.seconds },
-                      target: .atMost(1.15)),
-            .measured("sleep_floor_ratio", "timer floor: ceil(N/16) bare sleeps / (ceil(N/16)·L)", unit: .ratio,
-                      sleeps.map { $0 / ideal.seconds }),
+            .measured(
+                "ratio", "traversal / (ceil(N/16)·L)", unit: .ratio, wall.map { $0 / ideal.seconds },
+                target: .atMost(1.15)),
+            .measured(
+                "sleep_floor_ratio", "timer floor: ceil(N/16) bare sleeps / (ceil(N/16)·L)", unit: .ratio,
+                sleeps.map { $0 / ideal.seconds }),
             .measured("wall", "traversal wall time", unit: .seconds, wall),
-            .single("max_in_flight", "most requests in flight (limit 16)", unit: .count, Double(inFlight),
-                    target: .atMost(Double(limit)), mustMeet: true),
+            .single(
+                "max_in_flight", "most requests in flight (limit 16)", unit: .count, Double(inFlight),
+                target: .atMost(Double(limit)), mustMeet: true),
         ]
         if let peak = after.peakBytes {
             metrics.append(.single("peak_rss", "peak RSS during the traversals", unit: .bytes, Double(peak)))
             if let start = before.currentBytes {
-                metrics.append(.single("peak_rss_growth", "peak RSS above the RSS before them", unit: .bytes,
-                                       Double(max(0, peak - start))))
+                metrics.append(
+                    .single(
+                        "peak_rss_growth", "peak RSS above the RSS before them", unit: .bytes,
+                        Double(max(0, peak - start))))
             }
         }
         return ScenarioResult(
             name: name, title: title,
-            parameters: [("linked resources N", "\(count)"), ("maxConcurrency", "\(limit)"), ("latency L", format(latency)),
-                         ("root latency", "0"), ("ideal ceil(N/16)·L", format(ideal)), ("memory source", after.source)],
+            parameters: [
+                ("linked resources N", "\(count)"), ("maxConcurrency", "\(limit)"), ("latency L", format(latency)),
+                ("root latency", "0"), ("ideal ceil(N/16)·L", format(ideal)), ("memory source", after.source),
+            ],
             metrics: metrics)
     }
 }

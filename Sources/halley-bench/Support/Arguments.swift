@@ -59,9 +59,15 @@ struct BenchArguments: Sendable, Equatable {
             switch name {
             case "--json": result.jsonPath = try value()
             case "--scenario": result.scenarios.append(try value())
-            case "--quick": try flag(); result.quick = true
-            case "--list": try flag(); result.list = true
-            case "--help", "-h": try flag(); result.help = true
+            case "--quick":
+                try flag()
+                result.quick = true
+            case "--list":
+                try flag()
+                result.list = true
+            case "--help", "-h":
+                try flag()
+                result.help = true
             default: throw ArgumentError("unknown argument \"\(argument)\"")
             }
         }

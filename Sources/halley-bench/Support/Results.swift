@@ -64,8 +64,9 @@ struct Metric: Sendable {
         _ id: String, _ label: String, unit: MetricUnit, _ samples: Samples, target: Target? = nil
     ) -> Metric {
         let median = samples.median
-        return Metric(id: id, label: label, unit: unit, value: median, samples: samples, target: target,
-                      verdict: target.map { $0.isMet(by: median) ? .pass : .miss } ?? .info)
+        return Metric(
+            id: id, label: label, unit: unit, value: median, samples: samples, target: target,
+            verdict: target.map { $0.isMet(by: median) ? .pass : .miss } ?? .info)
     }
 
     /// A single value. With `mustMeet`, missing the target is a failure, not a miss.
@@ -96,8 +97,10 @@ struct ScenarioResult: Sendable {
     /// Set when the scenario could not run to the end.
     var error: String?
 
-    init(name: String, title: String, parameters: [(String, String)] = [], metrics: [Metric] = [],
-         notes: [String] = [], error: String? = nil) {
+    init(
+        name: String, title: String, parameters: [(String, String)] = [], metrics: [Metric] = [],
+        notes: [String] = [], error: String? = nil
+    ) {
         self.name = name
         self.title = title
         self.parameters = parameters

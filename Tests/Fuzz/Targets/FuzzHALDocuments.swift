@@ -12,8 +12,11 @@ public func fuzzHALDocuments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     }
     _ = value.serialized(options: [.prettyPrinted, .sortedKeys])
     for policy in [HALParsingOptions.MalformedLinkPolicy.report, .fail] {
-        guard let resource = try? HALResource(json: value, url: URL(string: "https://api.example.com/doc"),
-                                              options: HALParsingOptions(malformedLinks: policy)) else { continue }
+        guard
+            let resource = try? HALResource(
+                json: value, url: URL(string: "https://api.example.com/doc"),
+                options: HALParsingOptions(malformedLinks: policy))
+        else { continue }
         _ = resource.problems
         _ = resource.state
         for relation in resource.links.relations {

@@ -13,7 +13,9 @@ public func fuzzURITemplates(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     _ = template.variableNames
     if let first = try? template.expand(variables) {
         // Expansion is deterministic.
-        guard (try? template.expand(variables)) == first else { fatalError("expansion of \(text.debugDescription) varies") }
+        guard (try? template.expand(variables)) == first else {
+            fatalError("expansion of \(text.debugDescription) varies")
+        }
     }
     return 0
 }

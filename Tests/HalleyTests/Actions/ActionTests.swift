@@ -18,14 +18,22 @@ import Testing
                 "body": .string(body),
             ]
             let status = request.method == .post ? 201 : (request.method == .delete ? 204 : 200)
-            return ResourceResponse(status: status, headers: status == 201 ? ["Location": "/orders/42"] : [:],
-                                    url: request.url, body: status == 204 ? Data() : echo.serialized())
+            return ResourceResponse(
+                status: status, headers: status == 201 ? ["Location": "/orders/42"] : [:],
+                url: request.url, body: status == 204 ? Data() : echo.serialized())
         }
         return requester
     }
 
-    struct Order: Codable, Sendable, Equatable { let item: String; let quantity: Int }
-    struct Echo: Decodable { let method: String; let contentType: String?; let body: String }
+    struct Order: Codable, Sendable, Equatable {
+        let item: String
+        let quantity: Int
+    }
+    struct Echo: Decodable {
+        let method: String
+        let contentType: String?
+        let body: String
+    }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch])
     func eachMethodWithEachBodyKind(method: HTTPMethod) async throws {
@@ -43,7 +51,8 @@ import Testing
             #expect(echo.method == method.rawValue)
             #expect(echo.contentType == contentType)
             if case .data(let data, "application/json") = body {
-                #expect(try JSONDecoder().decode(Order.self, from: Data(echo.body.utf8)) == Order(item: "pen", quantity: 2))
+                #expect(
+                    try JSONDecoder().decode(Order.self, from: Data(echo.body.utf8)) == Order(item: "pen", quantity: 2))
                 #expect(data.isEmpty == false)
             } else {
                 #expect(echo.body == expected)
@@ -67,8 +76,12 @@ import Testing
         let requester = await echoServer()
         await requester.register(
             base + "/basket",
-            json: Graph.resource("/basket", links: ["ea:order": Graph.link("/orders{?express}", ["templated": true]),
-                                                    "ea:pay": Graph.link("https://payments.example.net/pay")]))
+            json: Graph.resource(
+                "/basket",
+                links: [
+                    "ea:order": Graph.link("/orders{?express}", ["templated": true]),
+                    "ea:pay": Graph.link("https://payments.example.net/pay"),
+                ]))
         await requester.register("https://payments.example.net/pay", json: ["paid": true])
         await requester.register(base + "/orders?express=true") { request in
             ResourceResponse(status: 202, url: request.url, body: Data())
@@ -79,30 +92,38 @@ import Testing
         let basket = try await manager.document(at: Graph.url("/basket"))
         var options = CallOptions()
         options.variables = ["express": true]
-        let accepted = try await manager.send(.post, rel: "ea:order", of: basket, body: .json(["item": "book"]), options: options)
+        let accepted = try await manager.send(
+            .post, rel: "ea:order", of: basket, body: .json(["item": "book"]), options: options)
         #expect(accepted.status == 202)
 
         _ = try await manager.send(.post, rel: "ea:pay", of: basket)
         let requests = await requester.requests
-        #expect(requests.first { $0.url.host == "api.example.com" && $0.method == .post }?.headers["Authorization"] == "Bearer secret")
-        #expect(requests.first { $0.url.host == "payments.example.net" }?.headers["Authorization"] == nil,
-                "a rel pointing at another origin does not get the credentials")
+        #expect(
+            requests.first { $0.url.host == "api.example.com" && $0.method == .post }?.headers["Authorization"]
+                == "Bearer secret")
+        #expect(
+            requests.first { $0.url.host == "payments.example.net" }?.headers["Authorization"] == nil,
+            "a rel pointing at another origin does not get the credentials")
 
         await #expect {
             try await manager.send(.post, rel: "ea:refund", of: basket)
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
-            return error.code == .missingRelation && error.message.contains("ea:order") && error.message.contains("ea:pay")
+            return error.code == .missingRelation && error.message.contains("ea:order")
+                && error.message.contains("ea:pay")
         }
     }
 
     @Test func actionErrorsAreTypedWithProblemDetails() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/orders", InMemoryRequester.Route(
-            status: 422, headers: ["Content-Type": "application/problem+json"],
-            body: Data(#"{"title": "Invalid order", "detail": "quantity must be positive", "status": 422}"#.utf8)))
+        await requester.register(
+            base + "/orders",
+            InMemoryRequester.Route(
+                status: 422, headers: ["Content-Type": "application/problem+json"],
+                body: Data(#"{"title": "Invalid order", "detail": "quantity must be positive", "status": 422}"#.utf8)))
         await #expect {
-            try await ResourceManager(requester: requester).send(.post, to: Graph.url("/orders"), body: .json(["quantity": -1]))
+            try await ResourceManager(requester: requester).send(
+                .post, to: Graph.url("/orders"), body: .json(["quantity": -1]))
         } throws: { error in
             guard let error = error as? HalleyError, let http = error.httpError else { return false }
             return http.status == 422 && http.problem?["detail"] == "quantity must be positive"

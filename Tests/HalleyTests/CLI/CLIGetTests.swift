@@ -13,7 +13,8 @@ import Testing
         #expect(json["name"]?.stringValue == "Ada Lovelace")
         let contacts = try #require(json["contacts"]?.arrayValue, "\(result)")
         #expect(contacts.map { $0["name"]?.stringValue } == ["Grace Hopper", "Alan Turing"])
-        #expect(contacts.map { $0["website"]?["url"]?.stringValue }
+        #expect(
+            contacts.map { $0["website"]?["url"]?.stringValue }
                 == ["https://grace.example.com", "https://alan.example.com"])
         // Not included, so not fetched: Ada's own website stays a link.
         #expect(json["website"] == nil)
@@ -57,7 +58,8 @@ import Testing
     }
 
     @Test func varReachesTemplatedLinksFollowed() async throws {
-        let small = try await CLIRunner.fixtures("get", ["\(api)/contacts/1", "--include", "avatar", "--var", "size=small"])
+        let small = try await CLIRunner.fixtures(
+            "get", ["\(api)/contacts/1", "--include", "avatar", "--var", "size=small"])
         #expect(try small.json()["avatar"]?["size"]?.stringValue == "small", "\(small)")
         let plain = try await CLIRunner.fixtures("get", ["\(api)/contacts/1", "--include", "avatar"])
         #expect(try plain.json()["avatar"]?["size"]?.stringValue == "medium", "\(plain)")
@@ -75,9 +77,11 @@ import Testing
     }
 
     @Test func repeatedIncludesAreAllMerged() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "website", "--include", "[contacts]", "--include", "avatar",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "website", "--include", "[contacts]", "--include", "avatar",
+            ])
         let json = try result.json()
         #expect(json["website"]?["url"]?.stringValue == "https://ada.example.com", "\(result)")
         #expect(json["contacts"]?.arrayValue?.count == 2)
@@ -91,9 +95,11 @@ import Testing
         #expect(items.allSatisfy { $0["email"] == nil }, "embedded summaries have no email")
         #expect(embedded.stderrLines.filter { $0.hasPrefix("trace: ") }.count == 1, "\(embedded)")
 
-        let linked = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts", "--include", "[item]", "--prefer-links", "--trace",
-        ])
+        let linked = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts", "--include", "[item]", "--prefer-links", "--trace",
+            ])
         let fetched = try #require(try linked.json()["item"]?.arrayValue, "\(linked)")
         #expect(fetched.map { $0["email"]?.stringValue } == ["ada@example.com", "grace@example.com"])
         #expect(linked.stderrLines.filter { $0.hasPrefix("trace: ") }.count == 3, "\(linked)")
@@ -102,9 +108,10 @@ import Testing
     @Test func missingRelationIsANoteNotAFailure() async throws {
         let result = try await CLIRunner.fixtures("get", ["\(api)/contacts", "--include", "[item].website"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.contains {
-            $0.hasPrefix("halley: note: include path \"[item].website\"") && $0.contains("\"website\"")
-        }, "\(result)")
+        #expect(
+            result.stderrLines.contains {
+                $0.hasPrefix("halley: note: include path \"[item].website\"") && $0.contains("\"website\"")
+            }, "\(result)")
         #expect(result.stderrLines.count == 1, "one note, not one per item: \(result)")
     }
 
@@ -116,19 +123,22 @@ import Testing
     }
 
     @Test func allowPartialKeepsTheRestListsFailuresAndExitsZero() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "[contacts].manager", "--include", "website", "--allow-partial",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "[contacts].manager", "--include", "website", "--allow-partial",
+            ])
         #expect(result.status == 0, "\(result)")
         let json = try result.json()
         #expect(json["website"]?["url"]?.stringValue == "https://ada.example.com")
         #expect(json["contacts"]?.arrayValue?.count == 2)
         #expect(json["contacts"]?[0]?["manager"] == nil)
         let failures = result.stderrLines.filter { $0.hasPrefix("halley: partial: ") }
-        #expect(failures == [
-            "halley: partial: include path \"[contacts].manager\", URL \(api)/contacts/99: "
-                + "HTTP 404 for \(api)/contacts/99: Not Found: no fixture file for this URL",
-        ], "\(result)")
+        #expect(
+            failures == [
+                "halley: partial: include path \"[contacts].manager\", URL \(api)/contacts/99: "
+                    + "HTTP 404 for \(api)/contacts/99: Not Found: no fixture file for this URL"
+            ], "\(result)")
     }
 
     @Test func allowPartialStillFailsWhenTheRootFails() async throws {
@@ -189,11 +199,13 @@ import Testing
         let directory = root.appendingPathComponent("api")
         try manager.createDirectory(at: directory.appendingPathComponent("a"), withIntermediateDirectories: true)
         defer { try? manager.removeItem(at: root) }
-        try Data(#"{"_links": {"self": {"href": "/a/b"}}, "ok": true}"#.utf8).write(to: directory.appendingPathComponent("a/b.json"))
+        try Data(#"{"_links": {"self": {"href": "/a/b"}}, "ok": true}"#.utf8).write(
+            to: directory.appendingPathComponent("a/b.json"))
         try manager.createDirectory(at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
         try Data(#"{"secret": "do not read"}"#.utf8).write(to: root.appendingPathComponent("out/secret.json"))
-        try manager.createSymbolicLink(at: directory.appendingPathComponent("link.json"),
-                                       withDestinationURL: root.appendingPathComponent("out/secret.json"))
+        try manager.createSymbolicLink(
+            at: directory.appendingPathComponent("link.json"),
+            withDestinationURL: root.appendingPathComponent("out/secret.json"))
 
         let ok = try await CLIRunner.run(["get", "--fixtures", directory.path, "https://api.example.com/a/b"])
         #expect(ok.status == 0, "\(ok)")

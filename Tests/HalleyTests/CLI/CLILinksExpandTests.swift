@@ -10,7 +10,9 @@ import Testing
         let lines = table.split(separator: "\n").map(String.init)
         guard let header = lines.first else { return [] }
         let names = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"]
-        let starts = names.compactMap { name in header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) } }
+        let starts = names.compactMap { name in
+            header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
+        }
         return lines.map { line in
             let characters = Array(line)
             return starts.enumerated().map { index, start in
@@ -26,21 +28,23 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let rows = cells(result.stdout)
-        #expect(rows == [
-            ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"],
-            ["self", "-", "/contacts/1", "no", "-", "-"],
-            ["contacts", "grace", "/contacts/2", "no", "Grace Hopper", "-"],
-            ["contacts", "alan", "/contacts/3", "no", "Alan Turing", "-"],
-            ["website", "-", "/websites/1", "no", "Personal website", "-"],
-            ["avatar", "-", "/contacts/1/avatar{?size}", "yes", "Profile picture", "-"],
-        ], "\(result)")
+        #expect(
+            rows == [
+                ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"],
+                ["self", "-", "/contacts/1", "no", "-", "-"],
+                ["contacts", "grace", "/contacts/2", "no", "Grace Hopper", "-"],
+                ["contacts", "alan", "/contacts/3", "no", "Alan Turing", "-"],
+                ["website", "-", "/websites/1", "no", "Personal website", "-"],
+                ["avatar", "-", "/contacts/1/avatar{?size}", "yes", "Profile picture", "-"],
+            ], "\(result)")
         // Aligned: every column starts where its header does, after at least two spaces.
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let hrefColumn = try #require(lines.first?.range(of: "HREF")).lowerBound.utf16Offset(in: lines[0])
         for line in lines.dropFirst() {
             let characters = Array(line)
-            #expect(characters[hrefColumn - 2] == " " && characters[hrefColumn - 1] == " " && characters[hrefColumn] != " ",
-                    "\(line)")
+            #expect(
+                characters[hrefColumn - 2] == " " && characters[hrefColumn - 1] == " " && characters[hrefColumn] != " ",
+                "\(line)")
         }
         #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "no trailing spaces")
     }
@@ -56,9 +60,10 @@ import Testing
         let result = try await CLIRunner.fixtures("links", ["\(api)/broken/links"])
         #expect(result.status == 0, "\(result)")
         #expect(cells(result.stdout).dropFirst().map { $0[0] } == ["self", "search", "home", "elsewhere"])
-        #expect(result.stderrLines == [
-            "halley: warning: malformed link skipped: link has no href at $._links.avatar in \(api)/broken/links",
-        ] || result.stderrLines.count == 1 && result.stderrLines[0].contains("$._links.avatar"), "\(result)")
+        #expect(
+            result.stderrLines == [
+                "halley: warning: malformed link skipped: link has no href at $._links.avatar in \(api)/broken/links"
+            ] || result.stderrLines.count == 1 && result.stderrLines[0].contains("$._links.avatar"), "\(result)")
         // The server's terminal escape is shown, not sent to the terminal.
         #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B })
         #expect(result.stdout.contains("Back home \\u001B[31mwith a terminal escape"))

@@ -16,8 +16,9 @@ import Testing
     {
         let json = try result.json(sourceLocation: sourceLocation)
         let document = key.map { json[$0] } ?? json
-        return try #require(document?["headers"]?.objectValue, "no echoed headers: \(result)",
-                            sourceLocation: sourceLocation)
+        return try #require(
+            document?["headers"]?.objectValue, "no echoed headers: \(result)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func headersReachTheRootOrigin() async throws {
@@ -87,8 +88,10 @@ import Testing
         #expect(partial.status == 0, "\(partial)")
         #expect(try partial.json()["other"] == nil)
         #expect(partial.stderrLines.count == 1)
-        #expect(partial.stderrLines.first?.hasPrefix(
-            "halley: partial: include path \"other\", URL \(failing.absoluteString): HTTP 500") == true, "\(partial)")
+        #expect(
+            partial.stderrLines.first?.hasPrefix(
+                "halley: partial: include path \"other\", URL \(failing.absoluteString): HTTP 500") == true,
+            "\(partial)")
     }
 
     @Test func htmlInsteadOfJSONExitsThree() async throws {
@@ -101,8 +104,9 @@ import Testing
         // Port 1 (tcpmux) has no listener on a loopback test machine: the connection is refused.
         let result = try await CLIRunner.run(["get", "http://127.0.0.1:1/", "--trace"])
         CLIExpect.failure(result, status: 1, containing: ["request failed"])
-        #expect(result.stderrLines.contains { $0.hasPrefix("trace: GET http://127.0.0.1:1/ status=failed bytes=0 ") },
-                "\(result)")
+        #expect(
+            result.stderrLines.contains { $0.hasPrefix("trace: GET http://127.0.0.1:1/ status=failed bytes=0 ") },
+            "\(result)")
     }
 
     @Test func traceShowsRealRequests() async throws {

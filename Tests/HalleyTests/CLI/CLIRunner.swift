@@ -195,12 +195,16 @@ enum CLIExpect {
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
         let last = result.stderrLines.last ?? ""
         #expect(last.hasPrefix("halley: "), "\(result)", sourceLocation: sourceLocation)
-        #expect(result.stderrLines.allSatisfy { $0.hasPrefix("halley: ") || $0.hasPrefix("trace: ")
-                || $0.hasPrefix("waterfall: ") || $0.hasPrefix("  #") },
-                "unexpected stderr lines: \(result)", sourceLocation: sourceLocation)
+        #expect(
+            result.stderrLines.allSatisfy {
+                $0.hasPrefix("halley: ") || $0.hasPrefix("trace: ")
+                    || $0.hasPrefix("waterfall: ") || $0.hasPrefix("  #")
+            },
+            "unexpected stderr lines: \(result)", sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(last.contains(fragment), "expected \"\(fragment)\" in the error line: \(result)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                last.contains(fragment), "expected \"\(fragment)\" in the error line: \(result)",
+                sourceLocation: sourceLocation)
         }
     }
 

@@ -18,7 +18,8 @@ import Testing
 
         /// `trace: GET URL status=200 bytes=311 start=1.07ms duration=0.21ms include=PATH`.
         init?(_ line: String) {
-            let pattern = #/^trace: ([A-Z]+) (\S+) status=(\d{3}|failed) bytes=(\d+) start=(\d+\.\d{2})ms duration=(\d+\.\d{2})ms include=(.+)$/#
+            let pattern =
+                #/^trace: ([A-Z]+) (\S+) status=(\d{3}|failed) bytes=(\d+) start=(\d+\.\d{2})ms duration=(\d+\.\d{2})ms include=(.+)$/#
             guard let match = line.wholeMatch(of: pattern), let bytes = Int(match.4), let start = Double(match.5),
                 let duration = Double(match.6)
             else { return nil }
@@ -42,16 +43,19 @@ import Testing
     }
 
     @Test func oneLinePerRequestWithMethodURLStatusBytesTimesAndIncludePath() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "[contacts].website", "--trace",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "[contacts].website", "--trace",
+            ])
         #expect(result.status == 0, "\(result)")
         let lines = traceLines(result)
         #expect(lines.count == 5, "\(result)")
         #expect(lines.allSatisfy { $0.method == "GET" && $0.status == "200" && $0.bytes > 0 })
-        #expect(Set(lines.map(\.url)) == [
-            "\(api)/contacts/1", "\(api)/contacts/2", "\(api)/contacts/3", "\(api)/websites/2", "\(api)/websites/3",
-        ])
+        #expect(
+            Set(lines.map(\.url)) == [
+                "\(api)/contacts/1", "\(api)/contacts/2", "\(api)/contacts/3", "\(api)/websites/2", "\(api)/websites/3",
+            ])
         let includes = Dictionary(lines.map { ($0.url, $0.include) }, uniquingKeysWith: { first, _ in first })
         #expect(includes["\(api)/contacts/1"] == "(root)")
         #expect(includes["\(api)/contacts/3"] == "[contacts]")
@@ -65,14 +69,17 @@ import Testing
     }
 
     @Test func waterfallHasOneRowPerRequestWithBarsOnASixtyColumnAxis() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "[contacts].website", "--trace",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "[contacts].website", "--trace",
+            ])
         let lines = result.stderrLines
         let headerIndex = try #require(lines.firstIndex { $0.hasPrefix("waterfall: ") }, "\(result)")
         let header = lines[headerIndex]
-        #expect(header.wholeMatch(of: #/waterfall: 5 requests in \d+\.\d{2}ms, 1 column = \d+\.\d{2}ms/#) != nil,
-                "\(header)")
+        #expect(
+            header.wholeMatch(of: #/waterfall: 5 requests in \d+\.\d{2}ms, 1 column = \d+\.\d{2}ms/#) != nil,
+            "\(header)")
         #expect(headerIndex > lines.lastIndex { $0.hasPrefix("trace: ") } ?? -1, "waterfall after the trace lines")
 
         let rowPattern = #/  #(\d+) \|([ =]{60})\| (\d+\.\d{2})ms \+(\d+\.\d{2})ms (\S+) (\S+)/#
@@ -96,10 +103,12 @@ import Testing
     }
 
     @Test func maxConcurrencyOneRunsRequestsOneAfterAnother() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "[contacts].website", "--include", "website", "--trace",
-            "--max-concurrency", "1",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "[contacts].website", "--include", "website", "--trace",
+                "--max-concurrency", "1",
+            ])
         #expect(result.status == 0, "\(result)")
         let lines = traceLines(result).sorted { $0.start < $1.start }
         #expect(lines.count == 6)
@@ -110,9 +119,11 @@ import Testing
     }
 
     @Test func traceOfAFailedRunStillShowsTheRequestsAndTheWaterfall() async throws {
-        let result = try await CLIRunner.fixtures("get", [
-            "\(api)/contacts/1", "--include", "[contacts].manager", "--trace",
-        ])
+        let result = try await CLIRunner.fixtures(
+            "get",
+            [
+                "\(api)/contacts/1", "--include", "[contacts].manager", "--trace",
+            ])
         CLIExpect.failure(result, status: 1, containing: ["HTTP 404"])
         #expect(traceLines(result).contains { $0.status == "404" && $0.include == "[contacts].manager" }, "\(result)")
         #expect(result.stderrLines.contains { $0.hasPrefix("waterfall: ") })

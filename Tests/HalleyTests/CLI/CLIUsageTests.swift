@@ -16,8 +16,10 @@ import Testing
         for arguments in [["--help"], ["-h"], ["help"]] {
             let result = try await CLIRunner.run(arguments)
             #expect(result.status == 0, "\(result)")
-            for fragment in ["halley get", "halley links", "halley expand", "--version", "EXIT STATUS",
-                             "invalidDocument", "limitExceeded"] {
+            for fragment in [
+                "halley get", "halley links", "halley expand", "--version", "EXIT STATUS",
+                "invalidDocument", "limitExceeded",
+            ] {
                 #expect(result.stdout.contains(fragment), "\(fragment) missing from \(arguments)")
             }
         }
@@ -27,11 +29,15 @@ import Testing
         for arguments in [["get", "--help"], ["help", "get"], ["get", "\(api)/", "--bogus", "-h"]] {
             let result = try await CLIRunner.run(arguments)
             #expect(result.status == 0, "\(result)")
-            for option in ["--include", "--var", "--header", "--max-concurrency", "--allow-partial", "--prefer-links",
-                           "--allow-origin", "--compact", "--trace", "--fixtures", "--help"] {
+            for option in [
+                "--include", "--var", "--header", "--max-concurrency", "--allow-partial", "--prefer-links",
+                "--allow-origin", "--compact", "--trace", "--fixtures", "--help",
+            ] {
                 #expect(result.stdout.contains(option), "\(option) missing from \(arguments)")
             }
-            #expect(result.stdout.contains("trace: METHOD URL status=STATUS bytes=N start=S.SSms duration=D.DDms include=PATH"))
+            #expect(
+                result.stdout.contains(
+                    "trace: METHOD URL status=STATUS bytes=N start=S.SSms duration=D.DDms include=PATH"))
             #expect(result.stdout.contains("waterfall: N requests"))
         }
     }
@@ -82,11 +88,15 @@ import Testing
     @Test func aFileGivenAsTheCommandGetsAHintOnReadingIt() async throws {
         let file = CLIRunner.fixtures + "/contacts/1.json"
         let result = try await CLIRunner.run([file])
-        CLIExpect.failure(result, status: 2, containing: [
-            "halley get --fixtures \(CLIRunner.fixtures)/contacts https://local/1.json",
-        ])
+        CLIExpect.failure(
+            result, status: 2,
+            containing: [
+                "halley get --fixtures \(CLIRunner.fixtures)/contacts https://local/1.json"
+            ])
         // ... and the hint works.
-        let hinted = try await CLIRunner.run(["get", "--fixtures", CLIRunner.fixtures + "/contacts", "https://local/1.json"])
+        let hinted = try await CLIRunner.run([
+            "get", "--fixtures", CLIRunner.fixtures + "/contacts", "https://local/1.json",
+        ])
         #expect(try hinted.json()["name"]?.stringValue == "Ada Lovelace", "\(hinted)")
     }
 

@@ -3,7 +3,11 @@ import Halley
 
 // The example, verbatim: code written for the original Halley compiles unchanged.
 
-struct Website: HalleyCodable { let _links: Links?; let id: String; let url: URL }
+struct Website: HalleyCodable {
+    let _links: Links?
+    let id: String
+    let url: URL
+}
 
 struct Contact: HalleyCodable {
     let _links: Links?
@@ -23,9 +27,11 @@ extension Contact.IncludeType: IncludeTypeInterface {
     @IncludesBuilder<IncludeCodingKey>
     func prepareIncludes() -> [IncludeField] {
         switch self {
-        case .full:            ToMany(.contacts); ToOne(.website)
-        case .contacts:        ToMany(.contacts)
-        case .website:         ToOne(.website)
+        case .full:
+            ToMany(.contacts)
+            ToOne(.website)
+        case .contacts: ToMany(.contacts)
+        case .website: ToOne(.website)
         case .contactsOfContacts:
             Nested(Contact.self, including: .contacts, at: .contacts, toMany: true)
         case .contactsAndWebsiteOfContacts:

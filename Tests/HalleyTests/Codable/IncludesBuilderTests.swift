@@ -9,16 +9,19 @@ import Testing
         let strings = try IncludePlan(paths: ["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"])
         #expect(typed == strings)
         #expect(typed.paths == ["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"])
-        #expect(try Contact.IncludeType.contactsOfContacts.includePlan() == IncludePlan(paths: ["[contacts].[contacts]"]))
+        #expect(
+            try Contact.IncludeType.contactsOfContacts.includePlan() == IncludePlan(paths: ["[contacts].[contacts]"]))
     }
 
     @Test func typedAndStringIncludesSendIdenticalRequests() async throws {
         let (typedManager, typedRequester) = TypedFixtures.manager("links-only")
         let (stringManager, stringRequester) = TypedFixtures.manager("links-only")
         let url = "https://api.example.com/contacts/1"
-        let typed = try await typedManager.request(HalleyRequest<Contact>(url: url, includeType: .contactsAndWebsiteOfContacts))
-        let strings = try await stringManager.request(HalleyRequest<Contact>(
-            url: url, includes: ["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"]))
+        let typed = try await typedManager.request(
+            HalleyRequest<Contact>(url: url, includeType: .contactsAndWebsiteOfContacts))
+        let strings = try await stringManager.request(
+            HalleyRequest<Contact>(
+                url: url, includes: ["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"]))
         #expect(await typedRequester.paths.sorted() == stringRequester.paths.sorted())
         #expect(typed.contacts?.map(\.id) == strings.contacts?.map(\.id))
     }

@@ -9,9 +9,10 @@ import Testing
     @Test func theOriginalExampleRunsWithAwait() async throws {
         let (manager, requester) = TypedFixtures.manager("links-only")
         let contact = try await manager.request(
-            HalleyRequest<Contact>(url: "https://api.example.com/contacts/1",
-                                   includeType: .contactsAndWebsiteOfContacts,
-                                   queryItems: [], decoder: JSONDecoder()))
+            HalleyRequest<Contact>(
+                url: "https://api.example.com/contacts/1",
+                includeType: .contactsAndWebsiteOfContacts,
+                queryItems: [], decoder: JSONDecoder()))
         #expect(contact.name == "Contact 1")
         #expect(contact.website?.url.absoluteString == "https://contact1.example.com")
         #expect(contact.contacts?.map(\.id) == ["2", "3"])
@@ -27,7 +28,8 @@ import Testing
 
     @Test func linkOnlyContactsOfContactsWithACycleTerminate() async throws {
         let (manager, requester) = TypedFixtures.manager("links-only")
-        let contact = try await manager.request(HalleyRequest<Contact>(url: contactURL, includeType: .contactsOfContacts))
+        let contact = try await manager.request(
+            HalleyRequest<Contact>(url: contactURL, includeType: .contactsOfContacts))
         #expect(contact.contacts?.map { $0.contacts?.map(\.id) ?? [] } == [["1", "3"], ["1"]])
         #expect(contact.website == nil)
         #expect(await requester.paths.sorted() == ["/contacts/1", "/contacts/2", "/contacts/3"])
@@ -35,7 +37,8 @@ import Testing
 
     @Test func embeddedOnlyCostsNoRequests() async throws {
         let (manager, requester) = TypedFixtures.manager("embedded-only")
-        let contact = try await manager.request(HalleyRequest<Contact>(url: contactURL, includeType: .contactsAndWebsiteOfContacts))
+        let contact = try await manager.request(
+            HalleyRequest<Contact>(url: contactURL, includeType: .contactsAndWebsiteOfContacts))
         #expect(contact.contacts?.map(\.name) == ["Contact 2", "Contact 3"])
         #expect(contact.contacts?.first?.website?.id == "w2")
         #expect(contact.contacts?.last?.website == nil)
@@ -52,7 +55,8 @@ import Testing
 
         var options = CallOptions()
         options.preference = .links
-        let linked = try await manager.request(HalleyRequest<Contact>(url: contactURL, includeType: .full, options: options))
+        let linked = try await manager.request(
+            HalleyRequest<Contact>(url: contactURL, includeType: .full, options: options))
         #expect(linked.contacts?.map(\.name) == ["Linked 2"])
         #expect(linked.website?.url.absoluteString == "https://linked.example.com")
     }
@@ -100,8 +104,9 @@ import Testing
 
     @Test func aPageWithMetadataAndNextThenTheLastPage() async throws {
         let (manager, requester) = TypedFixtures.manager("pages")
-        let request = HalleyRequest<Contact>(url: "https://api.example.com/contacts{?page,size}", includeType: .website,
-                                             variables: ["page": 0, "size": 2])
+        let request = HalleyRequest<Contact>(
+            url: "https://api.example.com/contacts{?page,size}", includeType: .website,
+            variables: ["page": 0, "size": 2])
         let first = try await manager.requestPage(request)
         #expect(first.items.map(\.id) == ["1", "2"])
         #expect(first.items.map { $0.website?.id } == ["w1", "w2"])
@@ -116,8 +121,9 @@ import Testing
         #expect(try await manager.nextPage(of: second) == nil)
         let back = try #require(try await manager.previousPage(of: second))
         #expect(back.items.map(\.id) == ["1", "2"])
-        #expect(await requester.paths.filter { $0.hasPrefix("/contacts") }
-            == ["/contacts?page=0&size=2", "/contacts?page=1&size=2", "/contacts?page=0&size=2"])
+        #expect(
+            await requester.paths.filter { $0.hasPrefix("/contacts") }
+                == ["/contacts?page=0&size=2", "/contacts?page=1&size=2", "/contacts?page=0&size=2"])
     }
 
     @Test func anEmptyCollection() async throws {
@@ -125,7 +131,8 @@ import Testing
         let page = try await manager.requestPage(HalleyRequest<Contact>(url: "https://api.example.com/empty"))
         #expect(page.items.isEmpty)
         #expect(page.metadata?.totalElements == 0)
-        #expect(try await manager.requestCollection(HalleyRequest<Contact>(url: "https://api.example.com/empty")).isEmpty)
+        #expect(
+            try await manager.requestCollection(HalleyRequest<Contact>(url: "https://api.example.com/empty")).isEmpty)
     }
 
     @Test func aCollectionWhoseItemsAreOnlyLinks() async throws {
@@ -149,19 +156,24 @@ import Testing
     }
 
     @Test func theCallersDecoderStrategiesAreHonoured() async throws {
-        struct Event: HalleyCodable { let eventName: String; let startsAt: Date }
+        struct Event: HalleyCodable {
+            let eventName: String
+            let startsAt: Date
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         let (manager, _) = TypedFixtures.manager("strategies")
-        let event = try await manager.request(HalleyRequest<Event>(url: "https://api.example.com/events/1", decoder: decoder))
+        let event = try await manager.request(
+            HalleyRequest<Event>(url: "https://api.example.com/events/1", decoder: decoder))
         #expect(event.eventName == "Launch")
         #expect(event.startsAt == Date(timeIntervalSince1970: 1_795_341_600))
     }
 
     @Test func stringIncludesWorkForModelsWithoutIncludeTypes() async throws {
         let (manager, _) = TypedFixtures.manager("links-only")
-        let contact = try await manager.request(HalleyRequest<Contact>(url: contactURL, includes: ["[contacts].website"]))
+        let contact = try await manager.request(
+            HalleyRequest<Contact>(url: contactURL, includes: ["[contacts].website"]))
         #expect(contact.contacts?.compactMap { $0.website?.id } == ["w2", "w3"])
         await #expect {
             try await manager.request(HalleyRequest<Contact>(url: contactURL, includes: ["[contacts"]))

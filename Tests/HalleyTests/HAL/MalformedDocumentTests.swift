@@ -5,7 +5,9 @@ import Testing
 
 /// Every malformed shape yields its own typed error with the JSON path of the problem.
 @Suite struct MalformedDocumentTests {
-    private func parseError(_ fixture: String, options: HALParsingOptions = HALParsingOptions()) throws -> HALDocumentError? {
+    private func parseError(_ fixture: String, options: HALParsingOptions = HALParsingOptions()) throws
+        -> HALDocumentError?
+    {
         let data = try Fixture.data("hal/malformed/\(fixture)")
         do {
             _ = try HALResource(parsing: data, url: URL(string: "https://api.example.com/doc"), options: options)
@@ -39,7 +41,8 @@ import Testing
         // Plain values in _embedded are data by default (see PeerDocumentTests), errors when strict.
         ("embedded-array-non-object.json", .resourceNotObject, "$._embedded.item[1]", "item"),
     ])
-    func malformedLinksThrowInStrictMode(fixture: String, code: HALDocumentError.Code, path: String, rel: String) throws {
+    func malformedLinksThrowInStrictMode(fixture: String, code: HALDocumentError.Code, path: String, rel: String) throws
+    {
         let error = try #require(try parseError(fixture, options: HALParsingOptions(malformedLinks: .fail)))
         #expect(error.code == code)
         #expect(error.path == path)

@@ -10,10 +10,14 @@ import Testing
 
     /// `ea:admin` has a broken link named `fred`, a good one named `boss` and a broken one
     /// named `intern`.
-    static let admins: JSONValue = Graph.resource("/admins", links: [
-        "ea:admin": [["name": "fred"], Graph.link("/boss", ["name": "boss"]),
-                     ["href": "/intern", "templated": "yes", "name": "intern"]],
-    ])
+    static let admins: JSONValue = Graph.resource(
+        "/admins",
+        links: [
+            "ea:admin": [
+                ["name": "fred"], Graph.link("/boss", ["name": "boss"]),
+                ["href": "/intern", "templated": "yes", "name": "intern"],
+            ]
+        ])
 
     // MARK: Plain values in _embedded
 

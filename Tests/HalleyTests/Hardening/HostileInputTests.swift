@@ -41,7 +41,8 @@ import Testing
     }
 
     @Test func truncatedJSON() async {
-        expectFailure(await outcome(Data(#"{"_links": {"self": {"href": "/x"}"#.utf8)), .invalidDocument, document: .invalidJSON)
+        expectFailure(
+            await outcome(Data(#"{"_links": {"self": {"href": "/x"}"#.utf8)), .invalidDocument, document: .invalidJSON)
     }
 
     @Test func aRootArray() async {
@@ -49,11 +50,14 @@ import Testing
     }
 
     @Test func linksAsAnArray() async {
-        expectFailure(await outcome(Data(#"{"_links": [{"href": "/x"}]}"#.utf8)), .invalidDocument, document: .linksNotObject)
+        expectFailure(
+            await outcome(Data(#"{"_links": [{"href": "/x"}]}"#.utf8)), .invalidDocument, document: .linksNotObject)
     }
 
     @Test func hrefMissingOrANumberFailOnlyWhenFollowed() async {
-        for body in [#"{"_links": {"child": {"title": "no href"}}, "ok": 1}"#, #"{"_links": {"child": {"href": 7}}, "ok": 1}"#] {
+        for body in [
+            #"{"_links": {"child": {"title": "no href"}}, "ok": 1}"#, #"{"_links": {"child": {"href": 7}}, "ok": 1}"#,
+        ] {
             let data = Data(body.utf8)
             guard case .success(let value) = await outcome(data) else {
                 Issue.record("a broken link that is not followed must not fail the document")
@@ -65,17 +69,21 @@ import Testing
     }
 
     @Test func templatedAsAString() async {
-        expectFailure(await outcome(Data(#"{"_links": {"child": {"href": "/c{?x}", "templated": "yes"}}}"#.utf8), include: "child"),
-                      .malformedLink, document: .templatedNotBoolean)
+        expectFailure(
+            await outcome(
+                Data(#"{"_links": {"child": {"href": "/c{?x}", "templated": "yes"}}}"#.utf8), include: "child"),
+            .malformedLink, document: .templatedNotBoolean)
     }
 
     @Test func aTemplateWithAnUnclosedBrace() async {
-        expectFailure(await outcome(Data(#"{"_links": {"child": {"href": "/c{?x", "templated": true}}}"#.utf8), include: "child"),
-                      .invalidTemplate)
+        expectFailure(
+            await outcome(Data(#"{"_links": {"child": {"href": "/c{?x", "templated": true}}}"#.utf8), include: "child"),
+            .invalidTemplate)
     }
 
     @Test func hundredThousandDeepNesting() async {
-        let body = Data(("{\"a\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8)
+        let body = Data(
+            ("{\"a\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8)
         expectFailure(await outcome(body), .invalidDocument, document: .nestingTooDeep)
     }
 
@@ -87,13 +95,15 @@ import Testing
     }
 
     @Test func aLinkToALocalFile() async {
-        let result = await outcome(Data(#"{"_links": {"child": {"href": "file:///etc/passwd"}}}"#.utf8), include: "child")
+        let result = await outcome(
+            Data(#"{"_links": {"child": {"href": "file:///etc/passwd"}}}"#.utf8), include: "child")
         expectFailure(result, .unsupportedScheme)
     }
 
     @Test func htmlWithStatus200() async {
-        expectFailure(await outcome(Data("<!doctype html><html><body>Sign in</body></html>".utf8)), .invalidDocument,
-                      document: .invalidJSON)
+        expectFailure(
+            await outcome(Data("<!doctype html><html><body>Sign in</body></html>".utf8)), .invalidDocument,
+            document: .invalidJSON)
     }
 
     @Test func invalidUTF8() async {
@@ -110,13 +120,15 @@ import Testing
         var options = CallOptions()
         options.maxItemsPerPage = 10
         await #expect {
-            try await ResourceManager(requester: requester).resourceCollection(from: Graph.url("/page"), options: options)
+            try await ResourceManager(requester: requester).resourceCollection(
+                from: Graph.url("/page"), options: options)
         } throws: { ($0 as? HalleyError)?.code == .limitExceeded }
     }
 
     @Test func aNextCycle() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/p", text: #"{"_links": {"next": {"href": "/p"}}, "_embedded": {"item": [{"n": 1}]}}"#)
+        await requester.register(
+            base + "/p", text: #"{"_links": {"next": {"href": "/p"}}, "_embedded": {"item": [{"n": 1}]}}"#)
         struct Item: Decodable { let n: Int }
         await #expect {
             try await ResourceManager(requester: requester).items(Item.self, from: Graph.url("/p")).collect()
@@ -148,7 +160,9 @@ import Testing
         let server = try await TestServer.hostile()
         var options = CallOptions()
         options.maxBodyBytes = 4 * 1024 * 1024
-        let (error, elapsed) = await failure { try await manager().resource(from: server.url("/huge?mb=50"), options: options) }
+        let (error, elapsed) = await failure {
+            try await manager().resource(from: server.url("/huge?mb=50"), options: options)
+        }
         #expect(error?.code == .limitExceeded, "\(String(describing: error))")
         #expect(error?.underlying is ResponseBodyTooLargeError)
         #expect(elapsed < .seconds(30))
@@ -158,7 +172,9 @@ import Testing
         let server = try await TestServer.hostile()
         var options = CallOptions()
         options.maxBodyBytes = 2 * 1024 * 1024
-        let (error, elapsed) = await failure { try await manager().resource(from: server.url("/endless"), options: options) }
+        let (error, elapsed) = await failure {
+            try await manager().resource(from: server.url("/endless"), options: options)
+        }
         #expect(error?.code == .limitExceeded, "\(String(describing: error))")
         #expect(elapsed < .seconds(30))
     }
@@ -176,7 +192,8 @@ import Testing
     @Test func aSubSecondTimeoutLetsAFasterAnswerThrough() async throws {
         // FoundationNetworking truncates timeouts to whole seconds; 0.8 s must not mean 0.
         let server = try await TestServer.shared()
-        let value = try await manager { $0.requestTimeout = .milliseconds(800) }.resource(from: server.url("/slow?ms=200"))
+        let value = try await manager { $0.requestTimeout = .milliseconds(800) }.resource(
+            from: server.url("/slow?ms=200"))
         #expect(value["slept"] == 200)
     }
 

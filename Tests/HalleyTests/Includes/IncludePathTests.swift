@@ -6,10 +6,11 @@ import Testing
 @Suite struct IncludePathTests {
     @Test func parsesToOneToManyAndNesting() throws {
         let path = try IncludePath("[contacts].website")
-        #expect(path.segments == [
-            IncludePath.Segment(rel: "contacts", isToMany: true),
-            IncludePath.Segment(rel: "website", isToMany: false),
-        ])
+        #expect(
+            path.segments == [
+                IncludePath.Segment(rel: "contacts", isToMany: true),
+                IncludePath.Segment(rel: "website", isToMany: false),
+            ])
         #expect(path.description == "[contacts].website")
     }
 

@@ -10,10 +10,12 @@ import Testing
 /// its own error. The few differences we keep are the cases of ``DeliberateDifference``.
 @Suite struct JSONDifferentialTests {
     /// Generated documents to run; `HALLEY_JSON_DIFF_DOCUMENTS` raises it for a longer soak.
-    static let documentCount = ProcessInfo.processInfo.environment["HALLEY_JSON_DIFF_DOCUMENTS"].flatMap { Int($0) }
+    static let documentCount =
+        ProcessInfo.processInfo.environment["HALLEY_JSON_DIFF_DOCUMENTS"].flatMap { Int($0) }
         ?? 1_500
     /// `HALLEY_JSON_DIFF_SEED` replays another sequence.
-    static let seed = ProcessInfo.processInfo.environment["HALLEY_JSON_DIFF_SEED"].flatMap { UInt64($0) }
+    static let seed =
+        ProcessInfo.processInfo.environment["HALLEY_JSON_DIFF_SEED"].flatMap { UInt64($0) }
         ?? 0x4841_4C14
 
     @Test func generatedDocumentsAgreeWithFoundation() {
@@ -24,8 +26,9 @@ import Testing
             tally.check(document, label: "document \(index)")
             tally.check(generator.mutate(document), label: "mutation 1 of document \(index)")
             tally.check(generator.mutate(document), label: "mutation 2 of document \(index)")
-            tally.check(generator.insertingTrailingCommas(into: document, atDepth: nil),
-                        label: "trailing commas at every depth of document \(index)")
+            tally.check(
+                generator.insertingTrailingCommas(into: document, atDepth: nil),
+                label: "trailing commas at every depth of document \(index)")
             tally.check(generator.tokenSoup(), label: "token soup \(index)")
             if index % 50 == 0 {
                 for encoding in TextEncoding.allCases {
@@ -59,11 +62,13 @@ import Testing
             let bytes = try [UInt8](Data(contentsOf: url))
             let name = url.path.replacingOccurrences(of: Fixture.directory.path + "/", with: "")
             tally.check(bytes, label: name)
-            tally.check(generator.insertingTrailingCommas(into: bytes, atDepth: nil),
-                        label: "\(name), commas everywhere")
+            tally.check(
+                generator.insertingTrailingCommas(into: bytes, atDepth: nil),
+                label: "\(name), commas everywhere")
             for depth in 1...3 {
-                tally.check(generator.insertingTrailingCommas(into: bytes, atDepth: depth),
-                            label: "\(name), commas at depth \(depth)")
+                tally.check(
+                    generator.insertingTrailingCommas(into: bytes, atDepth: depth),
+                    label: "\(name), commas at depth \(depth)")
             }
             for round in 0..<10 { tally.check(generator.mutate(bytes), label: "\(name), mutation \(round)") }
         }
@@ -79,8 +84,10 @@ import Testing
         for url in Self.fuzzCorpus() {
             let bytes = try [UInt8](Data(contentsOf: url))
             // The engine harness serves up to five documents split on NUL bytes; ask about each.
-            let documents = url.path.contains("/engine/") ? bytes.split(separator: 0, omittingEmptySubsequences: false)
-                .map(Array.init) : [bytes]
+            let documents =
+                url.path.contains("/engine/")
+                ? bytes.split(separator: 0, omittingEmptySubsequences: false)
+                    .map(Array.init) : [bytes]
             for (index, document) in documents.enumerated() {
                 tally.check(document, label: "\(url.lastPathComponent) #\(index)")
             }
@@ -105,10 +112,12 @@ import Testing
         #expect(ours[1]?.stringValue?.unicodeScalars.map(\.value) == [0x0A, 0xFEFF, 0x62])
         // JSONDecoder keeps it too; only JSONSerialization takes it for a byte order mark.
         let decoded = try JSONDecoder().decode([String].self, from: Data(text.utf8))
-        #expect(decoded.map { Array($0.unicodeScalars) }
-            == [Array("\u{FEFF}a".unicodeScalars), Array("\n\u{FEFF}b".unicodeScalars)])
+        #expect(
+            decoded.map { Array($0.unicodeScalars) }
+                == [Array("\u{FEFF}a".unicodeScalars), Array("\n\u{FEFF}b".unicodeScalars)])
         let serialized = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String])
-        #expect(serialized.map { Array($0.unicodeScalars) } == [Array("a".unicodeScalars), Array("\nb".unicodeScalars)])
+        #expect(
+            serialized.map { Array($0.unicodeScalars) } == [Array("a".unicodeScalars), Array("\nb".unicodeScalars)])
     }
 
     // MARK: Inputs
@@ -494,8 +503,13 @@ struct DifferentialTally {
         var afterComma = false
         for byte in bytes {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -622,23 +636,32 @@ struct FoundationFinding: Sendable, CustomTestStringConvertible {
         FoundationFinding("[\"a\tb\"]", .bothRefused),
         FoundationFinding("[\"a\u{1}b\"]", .bothRefused),
         FoundationFinding("[\"a\u{7F}b\"]", .accepted),
-        FoundationFinding(bytes: Array("[\"".utf8) + [0xC3, 0x28] + Array("\"]".utf8), .bothRefused,
-                          label: "bad UTF-8"),
-        FoundationFinding(bytes: Array("[\"".utf8) + [0xC0, 0xAF] + Array("\"]".utf8), .bothRefused, label: "overlong"),
-        FoundationFinding(bytes: Array("[\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"]".utf8), .bothRefused,
-                          label: "UTF-8 surrogate"),
-        FoundationFinding(bytes: Array("[\"".utf8) + [0xEF, 0xBF, 0xBF] + Array("\"]".utf8), .accepted,
-                          label: "UTF-8 noncharacter"),
-        FoundationFinding(bytes: Array("[\"".utf8) + [0x00] + Array("\"]".utf8), .bothRefused,
-                          label: "raw NUL in string"),
-        FoundationFinding("[\"\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
-                          label: "raw U+FEFF starting a string"),
-        FoundationFinding("[\"\\n\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
-                          label: "raw U+FEFF after an escape"),
-        FoundationFinding("{\"\u{FEFF}k\":1}", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
-                          label: "raw U+FEFF starting a key"),
-        FoundationFinding("[\"\u{FEFF}\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
-                          label: "two raw U+FEFF starting a string"),
+        FoundationFinding(
+            bytes: Array("[\"".utf8) + [0xC3, 0x28] + Array("\"]".utf8), .bothRefused,
+            label: "bad UTF-8"),
+        FoundationFinding(
+            bytes: Array("[\"".utf8) + [0xC0, 0xAF] + Array("\"]".utf8), .bothRefused, label: "overlong"),
+        FoundationFinding(
+            bytes: Array("[\"".utf8) + [0xED, 0xA0, 0x80] + Array("\"]".utf8), .bothRefused,
+            label: "UTF-8 surrogate"),
+        FoundationFinding(
+            bytes: Array("[\"".utf8) + [0xEF, 0xBF, 0xBF] + Array("\"]".utf8), .accepted,
+            label: "UTF-8 noncharacter"),
+        FoundationFinding(
+            bytes: Array("[\"".utf8) + [0x00] + Array("\"]".utf8), .bothRefused,
+            label: "raw NUL in string"),
+        FoundationFinding(
+            "[\"\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
+            label: "raw U+FEFF starting a string"),
+        FoundationFinding(
+            "[\"\\n\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
+            label: "raw U+FEFF after an escape"),
+        FoundationFinding(
+            "{\"\u{FEFF}k\":1}", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
+            label: "raw U+FEFF starting a key"),
+        FoundationFinding(
+            "[\"\u{FEFF}\u{FEFF}a\"]", .bothAccepted(differences: [.zeroWidthNoBreakSpaceKept]),
+            label: "two raw U+FEFF starting a string"),
         FoundationFinding("[\"a\u{FEFF}\"]", .accepted, label: "raw U+FEFF inside a string"),
         FoundationFinding(#"["\uFEFFa"]"#, .accepted),
         // Objects.
@@ -669,24 +692,33 @@ struct FoundationFinding: Sendable, CustomTestStringConvertible {
         FoundationFinding(bytes: bom + bom + Array("[1]".utf8), .bothRefused, label: "two UTF-8 BOMs"),
         FoundationFinding(bytes: Array(" ".utf8) + bom + Array("[1]".utf8), .bothRefused, label: "BOM after a space"),
         FoundationFinding(bytes: [0xEF, 0xBB] + Array("[1]".utf8), .bothRefused, label: "partial BOM"),
-        FoundationFinding(bytes: TextEncoding.utf16LE.encode(Array("[1,]".utf8)), .refusedByUs(.utf16Or32Refused),
-                          label: "UTF-16LE"),
-        FoundationFinding(bytes: TextEncoding.utf16BE.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
-                          label: "UTF-16BE"),
-        FoundationFinding(bytes: TextEncoding.utf32LE.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
-                          label: "UTF-32LE"),
-        FoundationFinding(bytes: TextEncoding.utf16LEWithBOM.encode(Array("[1]".utf8)) + [0x20],
-                          .refusedByUs(.utf16Or32Refused), label: "UTF-16LE with BOM and a dangling byte"),
-        FoundationFinding(bytes: TextEncoding.utf32BEWithBOM.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
-                          label: "UTF-32BE with BOM"),
+        FoundationFinding(
+            bytes: TextEncoding.utf16LE.encode(Array("[1,]".utf8)), .refusedByUs(.utf16Or32Refused),
+            label: "UTF-16LE"),
+        FoundationFinding(
+            bytes: TextEncoding.utf16BE.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
+            label: "UTF-16BE"),
+        FoundationFinding(
+            bytes: TextEncoding.utf32LE.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
+            label: "UTF-32LE"),
+        FoundationFinding(
+            bytes: TextEncoding.utf16LEWithBOM.encode(Array("[1]".utf8)) + [0x20],
+            .refusedByUs(.utf16Or32Refused), label: "UTF-16LE with BOM and a dangling byte"),
+        FoundationFinding(
+            bytes: TextEncoding.utf32BEWithBOM.encode(Array("[1]".utf8)), .refusedByUs(.utf16Or32Refused),
+            label: "UTF-32BE with BOM"),
         // Nesting.
-        FoundationFinding(String(repeating: "[", count: 256) + String(repeating: "]", count: 256), .accepted,
-                          label: "256 nested arrays"),
-        FoundationFinding(String(repeating: "[", count: 257) + String(repeating: "]", count: 257),
-                          .refusedByUs(.nestingPast256Refused), label: "257 nested arrays"),
-        FoundationFinding(String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
-                          .refusedByUs(.nestingPast256Refused), label: "512 nested arrays"),
-        FoundationFinding(String(repeating: "[", count: 513) + String(repeating: "]", count: 513), .bothRefused,
-                          label: "513 nested arrays"),
+        FoundationFinding(
+            String(repeating: "[", count: 256) + String(repeating: "]", count: 256), .accepted,
+            label: "256 nested arrays"),
+        FoundationFinding(
+            String(repeating: "[", count: 257) + String(repeating: "]", count: 257),
+            .refusedByUs(.nestingPast256Refused), label: "257 nested arrays"),
+        FoundationFinding(
+            String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
+            .refusedByUs(.nestingPast256Refused), label: "512 nested arrays"),
+        FoundationFinding(
+            String(repeating: "[", count: 513) + String(repeating: "]", count: 513), .bothRefused,
+            label: "513 nested arrays"),
     ]
 }

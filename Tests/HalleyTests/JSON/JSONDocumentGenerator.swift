@@ -173,10 +173,11 @@ struct JSONDocumentGenerator {
         return bytes
     }
 
-    private static let insertable: [[UInt8]] = [
-        ",", ",", "[", "]", "{", "}", "\"", "\"", ":", "0", "1", "9", "-", ".", "e", "+", "\\", " ", "t", "n",
-        "\\u", "\\ud800", "/*", "//", "'", "NaN",
-    ].map { Array($0.utf8) } + [[0x00], [0x0B], [0x0C], [0x7F], [0xC3], [0xC3, 0xA9], [0xFF], [0xEF, 0xBB, 0xBF]]
+    private static let insertable: [[UInt8]] =
+        [
+            ",", ",", "[", "]", "{", "}", "\"", "\"", ":", "0", "1", "9", "-", ".", "e", "+", "\\", " ", "t", "n",
+            "\\u", "\\ud800", "/*", "//", "'", "NaN",
+        ].map { Array($0.utf8) } + [[0x00], [0x0B], [0x0C], [0x7F], [0xC3], [0xC3, 0xA9], [0xFF], [0xEF, 0xBB, 0xBF]]
 
     private static let structural = Set(Array(",[]{}\":".utf8))
 

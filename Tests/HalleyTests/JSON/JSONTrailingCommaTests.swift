@@ -13,12 +13,13 @@ import Testing
         #expect(try JSONValue(parsing: "[1,2,]") == [1, 2])
     }
 
-    @Test(arguments: [
-        (#"{"a":1 , }"#, ["a": 1]),
-        ("[1,2,\n\t]", [1, 2]),
-        (#"{"a":{"b":[1,[2,],{},],},}"#, ["a": ["b": [1, [2], [:]]]]),
-        ("[[],{},]", [[], [:]]),
-    ] as [(String, JSONValue)])
+    @Test(
+        arguments: [
+            (#"{"a":1 , }"#, ["a": 1]),
+            ("[1,2,\n\t]", [1, 2]),
+            (#"{"a":{"b":[1,[2,],{},],},}"#, ["a": ["b": [1, [2], [:]]]]),
+            ("[[],{},]", [[], [:]]),
+        ] as [(String, JSONValue)])
     func jsonValueAcceptsTrailingCommasAtEveryDepthAndAroundWhitespace(text: String, expected: JSONValue) throws {
         #expect(try JSONValue(parsing: text) == expected)
     }

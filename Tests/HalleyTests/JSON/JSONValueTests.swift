@@ -5,7 +5,10 @@ import Testing
 
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindAndKeepsIntegersApartFromDoubles() throws {
-        let value = try JSONValue(parsing: #"{"i": 3, "d": 3.0, "e": 1e3, "neg": -12, "s": "x", "t": true, "f": false, "n": null, "a": [1, "two"]}"#)
+        let value = try JSONValue(
+            parsing:
+                #"{"i": 3, "d": 3.0, "e": 1e3, "neg": -12, "s": "x", "t": true, "f": false, "n": null, "a": [1, "two"]}"#
+        )
         #expect(value["i"] == .int(3))
         #expect(value["d"] == .double(3.0))
         #expect(value["e"] == .double(1000))
@@ -33,18 +36,19 @@ import Testing
     @Test func sortedAndPrettyOutput() throws {
         let value: JSONValue = ["b": 1, "a": ["c": [1, 2], "b": [:]]]
         let pretty = String(decoding: value.serialized(options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
-        #expect(pretty == """
-            {
-              "a": {
-                "b": {},
-                "c": [
-                  1,
-                  2
-                ]
-              },
-              "b": 1
-            }
-            """)
+        #expect(
+            pretty == """
+                {
+                  "a": {
+                    "b": {},
+                    "c": [
+                      1,
+                      2
+                    ]
+                  },
+                  "b": 1
+                }
+                """)
     }
 
     @Test func objectEqualityIgnoresOrderButOutputDoesNot() {
@@ -213,13 +217,14 @@ import Testing
     @Test func foundationNumbersBeyondIntConvertLikeTheParserReadsThem() throws {
         // JSONSerialization boxes these as UInt64 and NSDecimalNumber; the bridge used to wrap
         // UInt64.max to -1 and turn 19-digit negative integers into doubles.
-        let text = "[18446744073709551615, 9223372036854775807, -1234567890123456789, -9223372036854775808, "
+        let text =
+            "[18446744073709551615, 9223372036854775807, -1234567890123456789, -9223372036854775808, "
             + "123456789012345678901234567890, 0.1000000000000000055511151231257827, 1.5, 7]"
         let foundation = try JSONSerialization.jsonObject(with: Data(text.utf8))
         let bridged = try #require(JSONValue(foundationObject: foundation))
         #expect(bridged == (try JSONValue(parsing: text)))
         #expect(bridged[0] == .double(Double(UInt64.max)))
-        #expect(bridged[2] == .int(-1234567890123456789))
+        #expect(bridged[2] == .int(-1_234_567_890_123_456_789))
         #expect(bridged[3] == .int(Int.min))
     }
 }

@@ -12,30 +12,43 @@ import Testing
             base + "/",
             json: Graph.resource(
                 "/",
-                links: ["curies": [["name": "ex", "href": "https://docs.example.com/{rel}", "templated": true]],
-                        "ex:contacts": Graph.link("/contacts{?page}", ["templated": true]),
-                        "ex:contact": Graph.link("/contacts/{id}", ["templated": true]),
-                        "ex:legacy": Graph.link("/legacy", ["deprecation": "https://docs.example.com/legacy"])],
-                embedded: ["ex:me": Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")], ["id": "1"])]))
+                links: [
+                    "curies": [["name": "ex", "href": "https://docs.example.com/{rel}", "templated": true]],
+                    "ex:contacts": Graph.link("/contacts{?page}", ["templated": true]),
+                    "ex:contact": Graph.link("/contacts/{id}", ["templated": true]),
+                    "ex:legacy": Graph.link("/legacy", ["deprecation": "https://docs.example.com/legacy"]),
+                ],
+                embedded: [
+                    "ex:me": Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")], ["id": "1"])
+                ]))
         await requester.register(
             base + "/contacts?page=0",
-            json: Graph.resource("/contacts?page=0", links: ["next": Graph.link("/contacts?page=1")],
-                                 embedded: ["item": [Graph.resource("/contacts/1", ["id": "1", "name": "Ann"])]]))
+            json: Graph.resource(
+                "/contacts?page=0", links: ["next": Graph.link("/contacts?page=1")],
+                embedded: ["item": [Graph.resource("/contacts/1", ["id": "1", "name": "Ann"])]]))
         await requester.register(
             base + "/contacts?page=1",
-            json: Graph.resource("/contacts?page=1", links: ["prev": Graph.link("/contacts?page=0")],
-                                 embedded: ["item": [Graph.resource("/contacts/2", ["id": "2", "name": "Bob"])]]))
+            json: Graph.resource(
+                "/contacts?page=1", links: ["prev": Graph.link("/contacts?page=0")],
+                embedded: ["item": [Graph.resource("/contacts/2", ["id": "2", "name": "Bob"])]]))
         await requester.register(
             base + "/contacts/2",
-            json: Graph.resource("/contacts/2", links: ["website": Graph.link("/websites/2"), "up": Graph.link("/")],
-                                 ["id": "2", "name": "Bob"]))
-        await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["id": "w1", "url": "https://ann.example"]))
-        await requester.register(base + "/websites/2", json: Graph.resource("/websites/2", ["id": "w2", "url": "https://bob.example"]))
+            json: Graph.resource(
+                "/contacts/2", links: ["website": Graph.link("/websites/2"), "up": Graph.link("/")],
+                ["id": "2", "name": "Bob"]))
+        await requester.register(
+            base + "/websites/1", json: Graph.resource("/websites/1", ["id": "w1", "url": "https://ann.example"]))
+        await requester.register(
+            base + "/websites/2", json: Graph.resource("/websites/2", ["id": "w2", "url": "https://bob.example"]))
         await requester.register(base + "/legacy", json: ["old": true])
         return requester
     }
 
-    struct Person: Decodable, Equatable { let id: String; let name: String; let website: Site? }
+    struct Person: Decodable, Equatable {
+        let id: String
+        let name: String
+        let website: Site?
+    }
     struct Site: Decodable, Equatable { let id: String }
 
     @Test func followsTemplatedRelsHopByHopAndDecodesTheEnd() async throws {
@@ -103,8 +116,12 @@ import Testing
         let log = EventLog()
         var options = CallOptions()
         options.observer = log.observer
-        _ = try await ResourceManager(requester: await api()).entry(base + "/", options: options).follow("ex:legacy").get()
-        #expect(log.all.contains { if case .deprecatedLinkFollowed(_, let url, _) = $0 { url.path == "/legacy" } else { false } })
+        _ = try await ResourceManager(requester: await api()).entry(base + "/", options: options).follow("ex:legacy")
+            .get()
+        #expect(
+            log.all.contains {
+                if case .deprecatedLinkFollowed(_, let url, _) = $0 { url.path == "/legacy" } else { false }
+            })
     }
 
     /// An SDK wrapping chains in its own types, as the README shows.
@@ -127,7 +144,8 @@ import Testing
 
     @Test func requestsPagesAndSequencesCanBeSentToOtherTasks() async throws {
         let requester = InMemoryRequester()
-        await requester.register(Graph.base + "/items", json: Graph.resource("/items", embedded: ["item": [["n": 1], ["n": 2]]]))
+        await requester.register(
+            Graph.base + "/items", json: Graph.resource("/items", embedded: ["item": [["n": 1], ["n": 2]]]))
         let manager = ResourceManager(requester: requester)
         let chain = manager.entry(Graph.base + "/items")
         let page = try await Task.detached { try await chain.page(of: Item.self) }.value

@@ -5,7 +5,10 @@ import Testing
 
 @Suite struct PagedItemsTests {
     let base = Graph.base
-    struct Item: Decodable, Equatable { let n: Int; let website: Site? }
+    struct Item: Decodable, Equatable {
+        let n: Int
+        let website: Site?
+    }
     struct Site: Decodable, Equatable { let host: String }
 
     /// Five Spring-style pages of two items (n = 0...9); each item links a website.
@@ -20,9 +23,11 @@ import Testing
                 let n = page * 2 + offset
                 return Graph.resource("/things/\(n)", links: ["website": Graph.link("/sites/\(n)")], ["n": .int(n)])
             }
-            await requester.register(base + "/items?page=\(page)&size=2",
-                                     json: Graph.resource("/items?page=\(page)&size=2", links: links,
-                                                          embedded: ["item": .array(items)], state))
+            await requester.register(
+                base + "/items?page=\(page)&size=2",
+                json: Graph.resource(
+                    "/items?page=\(page)&size=2", links: links,
+                    embedded: ["item": .array(items)], state))
         }
         for n in 0..<10 { await requester.register(base + "/sites/\(n)", json: ["host": .string("site\(n)")]) }
         // Like Spring Data REST, a page past the end is an empty page, not a 404.
@@ -38,7 +43,8 @@ import Testing
     }
 
     private func items(_ requester: InMemoryRequester, includes: [Include] = []) -> PagedItems<Item> {
-        ResourceManager(requester: requester).items(Item.self, from: Graph.url("/items?page=0&size=2"), includes: includes)
+        ResourceManager(requester: requester).items(
+            Item.self, from: Graph.url("/items?page=0&size=2"), includes: includes)
     }
 
     @Test func enumeratesEveryPageWithIncludesOnEveryItem() async throws {
@@ -105,8 +111,10 @@ import Testing
 
     @Test func aNextCycleIsATypedErrorNotALoop() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["next": Graph.link("/b")], embedded: ["item": [["n": 1]]]))
-        await requester.register(base + "/b", json: Graph.resource("/b", links: ["next": Graph.link("/a")], embedded: ["item": [["n": 2]]]))
+        await requester.register(
+            base + "/a", json: Graph.resource("/a", links: ["next": Graph.link("/b")], embedded: ["item": [["n": 1]]]))
+        await requester.register(
+            base + "/b", json: Graph.resource("/b", links: ["next": Graph.link("/a")], embedded: ["item": [["n": 2]]]))
         var seen: [Int] = []
         await #expect {
             for try await item in ResourceManager(requester: requester).items(Item.self, from: Graph.url("/a")) {
@@ -122,9 +130,13 @@ import Testing
 
     @Test func anEmptyCollectionYieldsNothing() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/empty", json: Graph.resource("/empty", ["page": ["size": 20, "totalElements": 0, "totalPages": 0, "number": 0]]))
+        await requester.register(
+            base + "/empty",
+            json: Graph.resource("/empty", ["page": ["size": 20, "totalElements": 0, "totalPages": 0, "number": 0]]))
         var count = 0
-        for try await _ in ResourceManager(requester: requester).items(Item.self, from: Graph.url("/empty")) { count += 1 }
+        for try await _ in ResourceManager(requester: requester).items(Item.self, from: Graph.url("/empty")) {
+            count += 1
+        }
         #expect(count == 0)
         #expect(await requester.requestCount == 1)
     }
@@ -157,7 +169,9 @@ import Testing
         _ = try await iterator.next()  // page 0 arrives; page 1 starts in the background
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(5)
-        while await pagesRequested(requester).count < 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        while await pagesRequested(requester).count < 2, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(await pagesRequested(requester) == [0, 1], "page 1 was requested before the consumer asked for it")
         var rest: [Int] = []
         while let item = try await iterator.next() { rest.append(item.n) }
@@ -185,8 +199,10 @@ import Testing
 
     @Test func plainNextLinkedCollectionsWithLinkedItems() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/p1", json: Graph.resource("/p1", links: ["next": Graph.link("/p2"), "item": [Graph.link("/i/1")]]))
-        await requester.register(base + "/p2", json: Graph.resource("/p2", links: ["item": [Graph.link("/i/2"), Graph.link("/i/3")]]))
+        await requester.register(
+            base + "/p1", json: Graph.resource("/p1", links: ["next": Graph.link("/p2"), "item": [Graph.link("/i/1")]]))
+        await requester.register(
+            base + "/p2", json: Graph.resource("/p2", links: ["item": [Graph.link("/i/2"), Graph.link("/i/3")]]))
         for n in 1...3 { await requester.register(base + "/i/\(n)", json: ["n": .int(n)]) }
         let all = try await ResourceManager(requester: requester).items(Item.self, from: Graph.url("/p1")).collect()
         #expect(all.map(\.n) == [1, 2, 3])

@@ -22,7 +22,9 @@ import Testing
         }
         return [
             "_links": .object(links), "_embedded": ["orders": .array(orders)],
-            "page": ["size": .int(size), "totalElements": .int(total), "totalPages": .int(pages), "number": .int(page)],
+            "page": [
+                "size": .int(size), "totalElements": .int(total), "totalPages": .int(pages), "number": .int(page),
+            ],
         ]
     }
 
@@ -31,7 +33,8 @@ import Testing
     private func springServer(honoursPage: Bool = true) async -> InMemoryRequester {
         let requester = InMemoryRequester()
         let base = Graph.base
-        await requester.register(base + "/orders?size=10", json: Self.springPage(base: base, path: "/orders", page: 0, size: 10))
+        await requester.register(
+            base + "/orders?size=10", json: Self.springPage(base: base, path: "/orders", page: 0, size: 10))
         for page in 0..<12 {
             await requester.register(
                 base + "/orders?page=\(page)&size=10",
@@ -63,8 +66,11 @@ import Testing
         let fromURL = try await manager.items(Order.self, from: Graph.url("/orders?size=10")).items(in: 35..<45)
         #expect(fromString == fromURL)
         #expect(stringRequests == (await requester.requestedURLs))
-        #expect(stringRequests == [Graph.base + "/orders?size=10", Graph.base + "/orders?page=3&size=10",
-                                   Graph.base + "/orders?page=4&size=10"])
+        #expect(
+            stringRequests == [
+                Graph.base + "/orders?size=10", Graph.base + "/orders?page=3&size=10",
+                Graph.base + "/orders?page=4&size=10",
+            ])
     }
 
     @Test func enumerationFromAPlainURLStringWalksEveryPageOnce() async throws {
@@ -78,7 +84,8 @@ import Testing
         let orders = manager.items(Order.self, from: Graph.base + "/orders?page=3&size=10")
         #expect(try await orders.item(at: 0)?.id == 31, "as enumeration would yield it")
         #expect(try await orders.item(at: 25)?.id == 56)
-        let templated = manager.items(Order.self, from: Graph.base + "/orders{?page,size}", variables: ["page": 3, "size": 10])
+        let templated = manager.items(
+            Order.self, from: Graph.base + "/orders{?page,size}", variables: ["page": 3, "size": 10])
         #expect(try await templated.item(at: 25)?.id == 56)
         #expect(ids(try await templated.items(in: 0..<3)) == [31, 32, 33])
     }

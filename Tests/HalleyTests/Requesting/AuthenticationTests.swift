@@ -26,7 +26,9 @@ import Testing
 
     struct TestError: Error, CustomStringConvertible { var description: String { "the token endpoint is down" } }
 
-    private func manager(_ requester: any RequesterInterface, tokens: Tokens, refresh: Bool = true, log: EventLog? = nil)
+    private func manager(
+        _ requester: any RequesterInterface, tokens: Tokens, refresh: Bool = true, log: EventLog? = nil
+    )
         -> ResourceManager
     {
         var configuration = ResourceManager.Configuration()
@@ -131,13 +133,17 @@ import Testing
             guard let error = error as? HalleyError else { return false }
             return error.httpError?.status == 401 && error.message.contains("the token endpoint is down")
         }
-        #expect(log.all.contains { if case .credentialsRefreshFinished(_, let error?) = $0 { error.contains("down") } else { false } })
+        #expect(
+            log.all.contains {
+                if case .credentialsRefreshFinished(_, let error?) = $0 { error.contains("down") } else { false }
+            })
     }
 
     @Test func a401FromAnUntrustedOriginRefreshesNothing() async throws {
         let tokens = Tokens()
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["other": Graph.link("https://elsewhere.example/x")]))
+        await requester.register(
+            base + "/a", json: Graph.resource("/a", links: ["other": Graph.link("https://elsewhere.example/x")]))
         await requester.register("https://elsewhere.example/x") { request in
             ResourceResponse(status: 401, url: request.url, body: Data())
         }
@@ -151,7 +157,8 @@ import Testing
     @Test func actionsRefreshToo() async throws {
         let tokens = Tokens()
         let requester = await protectedServer(valid: 2)
-        let response = try await manager(requester, tokens: tokens).send(.post, to: Graph.url("/protected"), body: .json(["a": 1]))
+        let response = try await manager(requester, tokens: tokens).send(
+            .post, to: Graph.url("/protected"), body: .json(["a": 1]))
         #expect(response.status == 200)
         #expect(await requester.requests.map(\.method) == [.post, .post])
     }
@@ -176,7 +183,8 @@ import Testing
         // token-2 is now stale; the server wants token-3: one 401, one refresh, one retry.
         let protected = try await manager.resource(from: server.url("/protected?token=token-3&m=\(id)"))
         #expect(protected["ok"] == true)
-        #expect(try await server.requests(containing: "m=\(id)").map { $0.headers["authorization"] }
+        #expect(
+            try await server.requests(containing: "m=\(id)").map { $0.headers["authorization"] }
                 == ["Bearer token-2", "Bearer token-3"])
         #expect(await tokens.refreshes == 1)
     }

@@ -67,11 +67,14 @@ import Testing
         configuration.observer = log.observer
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/flaky"))
+        let result = try await ResourceManager(requester: requester, configuration: configuration).resource(
+            from: Graph.url("/flaky"))
         #expect(result["ok"] == true)
         #expect(await requester.requestCount == 3)
         #expect(clock.now - start < .seconds(5), "Retry-After: 0 replaced the 30 s backoff")
-        let retries = log.all.compactMap { if case .retrying(_, let attempt, _, let reason) = $0 { (attempt, reason) } else { nil } }
+        let retries = log.all.compactMap {
+            if case .retrying(_, let attempt, _, let reason) = $0 { (attempt, reason) } else { nil }
+        }
         #expect(retries.map(\.0) == [2, 3])
         #expect(retries.allSatisfy { $0.1 == "HTTP 503" })
         #expect(log.finished.map(\.attempt) == [1, 2, 3])
@@ -83,7 +86,9 @@ import Testing
         #expect(later == .seconds(2))
         #expect(RetryPolicy.retryAfter("7") == .seconds(7))
         #expect(RetryPolicy.retryAfter("soon") == nil)
-        #expect(RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)).delay(after: 1, retryAfter: .seconds(600)) == .seconds(1))
+        #expect(
+            RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)).delay(after: 1, retryAfter: .seconds(600))
+                == .seconds(1))
     }
 
     @Test func givesUpAfterMaxAttemptsAndNeverRetriesPostUnlessAllowed() async throws {
@@ -119,13 +124,15 @@ import Testing
         }
         var configuration = ResourceManager.Configuration()
         configuration.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1))
-        _ = try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/a"))
+        _ = try await ResourceManager(requester: requester, configuration: configuration).resource(
+            from: Graph.url("/a"))
         #expect(await requester.requestCount == 2)
 
         configuration.retryPolicy = .none
         attempts.set(0)
         await #expect {
-            try await ResourceManager(requester: requester, configuration: configuration).resource(from: Graph.url("/a"))
+            try await ResourceManager(requester: requester, configuration: configuration).resource(
+                from: Graph.url("/a"))
         } throws: { ($0 as? HalleyError)?.code == .transport && ($0 as? HalleyError)?.underlying is Refused }
     }
 
@@ -144,14 +151,16 @@ import Testing
 
     @Test func theCallDeadlineCancelsPendingRequestsAndNamesThem() async throws {
         let gate = GatedRequester()
-        await gate.register(base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/fast"), Graph.link("/slow")]]))
+        await gate.register(
+            base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/fast"), Graph.link("/slow")]]))
         await gate.register(base + "/fast", json: ["n": 1])
         var options = CallOptions()
         options.deadline = .seconds(2)
         let clock = ContinuousClock()
         let start = clock.now
         let call = Task {
-            try await ResourceManager(requester: gate).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+            try await ResourceManager(requester: gate).resource(
+                from: Graph.url("/a"), includes: ["[items]"], options: options)
         }
         _ = try await gate.waitForParked(1)
         await gate.release()
@@ -161,7 +170,8 @@ import Testing
             try await call.value
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
-            return error.code == .timeout && error.message.contains(Graph.base + "/slow") && !error.message.contains("/fast")
+            return error.code == .timeout && error.message.contains(Graph.base + "/slow")
+                && !error.message.contains("/fast")
         }
         #expect(clock.now - start < .seconds(20))
         #expect(await gate.waiting.isEmpty, "the pending request was cancelled")
@@ -218,9 +228,14 @@ import Testing
         let log = EventLog()
         var options = CallOptions()
         options.observer = log.observer
-        _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["b", "nope"], options: options)
+        _ = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["b", "nope"], options: options)
         let lines = log.all.map(\.description)
-        #expect(lines.contains { $0.hasPrefix("request finished: GET https://api.example.com/b 200 ") && $0.hasSuffix("(include path \"b\", attempt 1)") }, "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("request finished: GET https://api.example.com/b 200 ")
+                    && $0.hasSuffix("(include path \"b\", attempt 1)")
+            }, "\(lines)")
         #expect(lines.contains("https://api.example.com/a has no nope relation (include path \"nope\")"), "\(lines)")
         #expect(lines.allSatisfy { !$0.contains("RequestRecord(") && !$0.contains("\n") }, "\(lines)")
     }

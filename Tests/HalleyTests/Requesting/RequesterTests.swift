@@ -63,13 +63,19 @@ import Testing
         func files(_ url: String) throws -> [String] {
             requester.candidates(for: try #require(URL(string: url))).map(\.path)
         }
-        #expect(try files("https://api.example.com/contacts/1") == ["/srv/fixtures/contacts/1.json", "/srv/fixtures/contacts/1/index.json"])
+        #expect(
+            try files("https://api.example.com/contacts/1") == [
+                "/srv/fixtures/contacts/1.json", "/srv/fixtures/contacts/1/index.json",
+            ])
         #expect(try files("https://api.example.com/") == ["/srv/fixtures/index.json"])
         #expect(try files("https://api.example.com") == ["/srv/fixtures/index.json"])
         #expect(try files("https://api.example.com/contacts/") == ["/srv/fixtures/contacts/index.json"])
-        #expect(try files("https://api.example.com/contacts?page=2&size=5") == ["/srv/fixtures/contacts@page=2&size=5.json"])
+        #expect(
+            try files("https://api.example.com/contacts?page=2&size=5") == ["/srv/fixtures/contacts@page=2&size=5.json"]
+        )
         #expect(try files("https://api.example.com/data.json") == ["/srv/fixtures/data.json"])
-        #expect(try files("file:///etc/passwd") == ["/srv/fixtures/etc/passwd.json", "/srv/fixtures/etc/passwd/index.json"])
+        #expect(
+            try files("file:///etc/passwd") == ["/srv/fixtures/etc/passwd.json", "/srv/fixtures/etc/passwd/index.json"])
     }
 
     /// A scratch fixture directory holding `a.json`, with `secret.json` beside it (outside)
@@ -77,12 +83,15 @@ import Testing
     private func escapeSandbox() throws -> (directory: URL, cleanup: () -> Void) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("halley-fixtures-\(UUID().uuidString)")
         let directory = root.appendingPathComponent("api")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("b"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("b"), withIntermediateDirectories: true)
         try Data(#"{"inside": true}"#.utf8).write(to: directory.appendingPathComponent("a.json"))
         try Data(#"{"secret": true}"#.utf8).write(to: root.appendingPathComponent("secret.json"))
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("link.json"),
-                                                   withDestinationURL: root.appendingPathComponent("secret.json"))
-        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("out"), withDestinationURL: root)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("link.json"),
+            withDestinationURL: root.appendingPathComponent("secret.json"))
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("out"), withDestinationURL: root)
         return (directory, { try? FileManager.default.removeItem(at: root) })
     }
 
@@ -112,16 +121,19 @@ import Testing
         }
         // Through the engine, the same refusal is the call's error.
         await #expect {
-            _ = try await ResourceManager(requester: requester).resource(from: try #require(URL(string: "https://x.example/link")))
+            _ = try await ResourceManager(requester: requester).resource(
+                from: try #require(URL(string: "https://x.example/link")))
         } throws: { ($0 as? HalleyError)?.code == .invalidURL }
     }
 
     @Test func fileRequesterServesFixturesAndAnswers404ForMissingOnes() async throws {
         let requester = FileRequester(directory: Fixture.url("hal"))
-        let found = try await requester.response(for: ResourceRequest(url: try #require(URL(string: "https://x.example/orders"))))
+        let found = try await requester.response(
+            for: ResourceRequest(url: try #require(URL(string: "https://x.example/orders"))))
         #expect(found.status == 200)
         #expect(try HALResource(parsing: found.body).links.link(for: .next) != nil)
-        let missing = try await requester.response(for: ResourceRequest(url: try #require(URL(string: "https://x.example/none"))))
+        let missing = try await requester.response(
+            for: ResourceRequest(url: try #require(URL(string: "https://x.example/none"))))
         #expect(missing.status == 404)
     }
 }

@@ -7,14 +7,20 @@ import Testing
     let base = Graph.base
 
     /// A server that answers 304 when the client's validator matches.
-    private func conditionalServer(etag: String = "\"v1\"", cacheControl: String = "max-age=0") async -> InMemoryRequester {
+    private func conditionalServer(etag: String = "\"v1\"", cacheControl: String = "max-age=0") async
+        -> InMemoryRequester
+    {
         let requester = InMemoryRequester()
         await requester.register(base + "/a") { request in
             if request.headers["If-None-Match"] == etag {
-                return ResourceResponse(status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl], url: request.url, body: Data())
+                return ResourceResponse(
+                    status: 304, headers: ["ETag": etag, "Cache-Control": cacheControl], url: request.url, body: Data())
             }
-            return ResourceResponse(headers: ["ETag": etag, "Cache-Control": cacheControl, "Last-Modified": "Sun, 22 Nov 2026 10:00:00 GMT"],
-                                    url: request.url, body: Data(#"{"version": 1}"#.utf8))
+            return ResourceResponse(
+                headers: [
+                    "ETag": etag, "Cache-Control": cacheControl, "Last-Modified": "Sun, 22 Nov 2026 10:00:00 GMT",
+                ],
+                url: request.url, body: Data(#"{"version": 1}"#.utf8))
         }
         return requester
     }
@@ -81,8 +87,10 @@ import Testing
         let cache = ResponseCache(maximumBytes: 600)
         func request(_ name: String) -> ResourceRequest { ResourceRequest(url: Graph.url("/\(name)")) }
         for name in ["a", "b", "c"] {
-            cache.store(ResourceResponse(headers: ["Cache-Control": "max-age=60"], url: Graph.url("/\(name)"),
-                                         body: Data(repeating: 1, count: 10)), for: request(name))
+            cache.store(
+                ResourceResponse(
+                    headers: ["Cache-Control": "max-age=60"], url: Graph.url("/\(name)"),
+                    body: Data(repeating: 1, count: 10)), for: request(name))
             if name == "b" { _ = cache.lookup(request("a")) }
         }
         #expect(cache.count == 2)
@@ -100,8 +108,10 @@ import Testing
         await requester.register(base + "/me") { request in
             var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
             if let vary { headers["Vary"] = vary }
-            let body: JSONValue = ["user": request.headers["Authorization"].map { .string($0) } ?? .null,
-                                   "language": request.headers["Accept-Language"].map { .string($0) } ?? .null]
+            let body: JSONValue = [
+                "user": request.headers["Authorization"].map { .string($0) } ?? .null,
+                "language": request.headers["Accept-Language"].map { .string($0) } ?? .null,
+            ]
             return ResourceResponse(headers: headers, url: request.url, body: body.serialized())
         }
         return requester
@@ -143,7 +153,8 @@ import Testing
         let requester = await whoAmIServer()
         let cache = ResponseCache()
         _ = try await call(manager(requester, cache: cache), ["Authorization": "Bearer s3cr3t-token"])
-        let entry = try #require(cache.lookup(ResourceRequest(url: Graph.url("/me"), headers: ["Authorization": "Bearer s3cr3t-token"])))
+        let entry = try #require(
+            cache.lookup(ResourceRequest(url: Graph.url("/me"), headers: ["Authorization": "Bearer s3cr3t-token"])))
         #expect(entry.credentials.count == 32)
         #expect(!String(decoding: entry.credentials, as: UTF8.self).contains("s3cr3t"))
         #expect(cache.lookup(ResourceRequest(url: Graph.url("/me"), headers: ["Authorization": "Bearer other"])) == nil)
@@ -172,12 +183,17 @@ import Testing
     }
 
     @Test func theFingerprintDigestIsSHA256() {
-        func hex(_ text: String) -> String { SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        func hex(_ text: String) -> String {
+            SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        }
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            hex(String(repeating: "a", count: 1000))
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
     // MARK: Over loopback HTTP
@@ -208,6 +224,7 @@ import Testing
 
         _ = try await call([:], vary: "*")
         _ = try await call([:], vary: "*")
-        #expect(try await server.requests(containing: "vary=%2A").count + server.requests(containing: "vary=*").count == 2)
+        #expect(
+            try await server.requests(containing: "vary=%2A").count + server.requests(containing: "vary=*").count == 2)
     }
 }

@@ -50,7 +50,8 @@ import Testing
         let sent = try await server.requests().filter { $0.headers["x-request-tag"] == tag }.map(\.path)
         #expect(sent.first == "/")
         #expect(sent.contains("/contacts?page=0&size=2"))
-        #expect(Set(sent) == ["/", "/contacts?page=0&size=2", "/contacts/1", "/contacts/2", "/websites/1", "/websites/2"])
+        #expect(
+            Set(sent) == ["/", "/contacts?page=0&size=2", "/contacts/1", "/contacts/2", "/websites/1", "/websites/2"])
 
         // `/contacts{?page,size}` became `/contacts?page=0&size=2`, the page with two items;
         // without the variables the server answers with all three contacts.
@@ -101,12 +102,14 @@ import Testing
         // `person` is /redirect?to=/people/2. That document has no self link, and its hrefs
         // `2/website`, `1` and `./3` exist only under /people/; against /redirect they would
         // be /2/website, /1 and /3, which answer 404 and fail the call.
-        let json = try await manager().resource(from: server.url("/"), includes: ["person.website", "person.[friends]"])
+        let json = try await manager().resource(
+            from: server.url("/"), includes: ["person.website", "person.[friends]"])
 
         let person = try #require(json["person"])
         #expect(person["name"]?.stringValue == "Grace Hopper")
         #expect(person["website"]?["url"]?.stringValue == "https://grace.example.com")
-        #expect(person["friends"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ada Lovelace", "Alan Turing"])
+        #expect(
+            person["friends"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["Ada Lovelace", "Alan Turing"])
     }
 
     @Test func redirectIsFollowedByTheRequesterItself() async throws {

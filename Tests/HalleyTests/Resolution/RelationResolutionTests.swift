@@ -7,12 +7,14 @@ import Testing
 /// go through one resolver, so the same document gives the same errors and events.
 @Suite struct RelationResolutionTests {
     /// A resource with one of each case a resolver must decide.
-    static let document: JSONValue = Graph.resource("/doc", links: [
-        "broken": ["title": "no href"],
-        "many": [Graph.link("/one"), Graph.link("/two")],
-        "old": Graph.link("/old", ["deprecation": "https://api.example.com/deprecations/old"]),
-        "admin": [["name": "fred"], Graph.link("/boss", ["name": "boss"])],
-    ], embedded: ["strings": ["a", "b"]])
+    static let document: JSONValue = Graph.resource(
+        "/doc",
+        links: [
+            "broken": ["title": "no href"],
+            "many": [Graph.link("/one"), Graph.link("/two")],
+            "old": Graph.link("/old", ["deprecation": "https://api.example.com/deprecations/old"]),
+            "admin": [["name": "fred"], Graph.link("/boss", ["name": "boss"])],
+        ], embedded: ["strings": ["a", "b"]])
 
     enum Path: CaseIterable { case include, chain, action }
 
@@ -32,8 +34,9 @@ import Testing
         do {
             switch path {
             case .include:
-                _ = try await manager.resource(from: Graph.url("/doc"),
-                                               includes: [Include(name.map { "\(rel)@\($0)" } ?? rel)])
+                _ = try await manager.resource(
+                    from: Graph.url("/doc"),
+                    includes: [Include(name.map { "\(rel)@\($0)" } ?? rel)])
             case .chain:
                 _ = try await manager.entry(Graph.url("/doc")).follow(LinkRelation(rel), named: name).get()
             case .action:
@@ -46,7 +49,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [("broken", HalleyError.Code.malformedLink), ("many", .ambiguousRelation), ("strings", .malformedLink)])
+    @Test(arguments: [
+        ("broken", HalleyError.Code.malformedLink), ("many", .ambiguousRelation), ("strings", .malformedLink),
+    ])
     func everyPathGivesTheSameErrorForTheSameDocument(rel: String, code: HalleyError.Code) async throws {
         var messages: Set<String> = []
         for path in Path.allCases {

@@ -69,7 +69,8 @@ actor GatedRequester: RequesterInterface {
             }
             let body = documents[entry.url]
             let url = URL(string: entry.url) ?? Graph.url("/")
-            entry.continuation.resume(returning: ResourceResponse(status: body == nil ? 404 : 200, url: url, body: body ?? Data()))
+            entry.continuation.resume(
+                returning: ResourceResponse(status: body == nil ? 404 : 200, url: url, body: body ?? Data()))
         }
         parked = kept
         parkedIDs = keptIDs

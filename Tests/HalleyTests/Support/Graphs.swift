@@ -17,7 +17,9 @@ enum Graph {
     }
 
     /// A resource with `self`, extra links and attributes.
-    static func resource(_ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:])
+    static func resource(
+        _ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:]
+    )
         -> JSONValue
     {
         var linkObject: JSONObject = ["self": link(path)]
@@ -42,13 +44,16 @@ enum Graph {
                     ["id": .string("\(id)"), "name": .string("Contact \(id)")]))
             await requester.register(
                 base + "/websites/\(id)",
-                json: resource("/websites/\(id)", ["id": .string("w\(id)"), "url": .string("https://site\(id).example")]))
+                json: resource(
+                    "/websites/\(id)", ["id": .string("w\(id)"), "url": .string("https://site\(id).example")]))
         }
         return requester
     }
 
     /// A tree of the given depth and fan-out below `/n`, each node linking its children as `[children]`.
-    static func tree(depth: Int, fanOut: Int, into requester: InMemoryRequester, latency: (String) -> Duration? = { _ in nil })
+    static func tree(
+        depth: Int, fanOut: Int, into requester: InMemoryRequester, latency: (String) -> Duration? = { _ in nil }
+    )
         async -> Int
     {
         var count = 0

@@ -168,7 +168,8 @@ final class TestServer: Sendable {
     /// (`Tests/HalleyTests/Support/TestServer.swift`).
     private static let supportDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let scriptURL = supportDirectory.appendingPathComponent("hal_test_server.py")
-    static let documentsURL = supportDirectory
+    static let documentsURL =
+        supportDirectory
         .deletingLastPathComponent()  // HalleyTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repository
@@ -210,8 +211,9 @@ final class TestServer: Sendable {
                     + "expected a line \"PORT <n>\", read \"\(line)\"; exit status \(process.terminationStatus)"
                     + (message.isEmpty ? "" : "; stderr: \(message)"))
         }
-        return TestServer(host: host, port: port, baseURL: baseURL, process: process, input: input,
-                          fallbackReason: fallbackReason)
+        return TestServer(
+            host: host, port: port, baseURL: baseURL, process: process, input: input,
+            fallbackReason: fallbackReason)
     }
 
     /// The first line the process prints (without the newline), or what it printed before

@@ -25,7 +25,8 @@ import Testing
         for index in 0..<10 { await requester.register(base + "/shared/\(index)", json: ["n": .int(index)]) }
         var options = CallOptions()
         options.maxConcurrency = 64
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["[items]"], options: options)
         #expect(result["items"]?.arrayValue?.count == 100)
         #expect(result["items"]?[57]?["n"] == 7)
         #expect(await requester.requestCount == 11)
@@ -40,7 +41,8 @@ import Testing
             await requester.resetCounts()
             var options = CallOptions()
             options.maxConcurrency = limit
-            _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+            _ = try await ResourceManager(requester: requester).resource(
+                from: Graph.url("/a"), includes: ["[items]"], options: options)
             #expect(await requester.maxInFlight <= limit)
             #expect(await requester.maxInFlight == limit, "the limit is also reached, so it is the bound that holds")
         }
@@ -50,8 +52,11 @@ import Testing
         let gate = GatedRequester()
         func add(_ path: String, level: Int) async {
             let children = level < 3 ? (0..<3).map { "\(path)-\($0)" } : []
-            await gate.register(base + path, json: Graph.resource(path, links: ["children": .array(children.map { Graph.link($0) })],
-                                                                     ["level": .int(level)]))
+            await gate.register(
+                base + path,
+                json: Graph.resource(
+                    path, links: ["children": .array(children.map { Graph.link($0) })],
+                    ["level": .int(level)]))
             for child in children { await add(child, level: level + 1) }
         }
         await add("/n", level: 0)
@@ -75,7 +80,8 @@ import Testing
 
     @Test func childrenStartAsSoonAsTheirParentArrivesNotWhenTheLevelDoes() async throws {
         let gate = GatedRequester()
-        await gate.register(base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
+        await gate.register(
+            base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
         await gate.register(base + "/slow", json: Graph.resource("/slow", links: ["kids": [Graph.link("/slow/child")]]))
         await gate.register(base + "/fast", json: Graph.resource("/fast", links: ["kids": [Graph.link("/fast/child")]]))
         await gate.register(base + "/slow/child", json: ["leaf": "slow"])
@@ -119,11 +125,14 @@ import Testing
 
     @Test func byDefaultAFailedRelationshipFailsTheCallNamingPathURLAndStatus() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/gone")]]))
+        await requester.register(
+            base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/gone")]]))
         await requester.register(base + "/ok", json: ["ok": true])
-        await requester.register(base + "/gone", InMemoryRequester.Route(
-            status: 404, headers: ["Content-Type": "application/problem+json"],
-            body: Data(#"{"title": "Gone away", "status": 404}"#.utf8)))
+        await requester.register(
+            base + "/gone",
+            InMemoryRequester.Route(
+                status: 404, headers: ["Content-Type": "application/problem+json"],
+                body: Data(#"{"title": "Gone away", "status": 404}"#.utf8)))
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"])
         } throws: { error in
@@ -138,9 +147,14 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/broken"), Graph.link("/ok2")],
-                                               "owner": Graph.link("/owner")]))
-        await requester.register(base + "/ok", json: Graph.resource("/ok", links: ["website": Graph.link("/w-missing")], ["n": 1]))
+            json: Graph.resource(
+                "/a",
+                links: [
+                    "items": [Graph.link("/ok"), Graph.link("/broken"), Graph.link("/ok2")],
+                    "owner": Graph.link("/owner"),
+                ]))
+        await requester.register(
+            base + "/ok", json: Graph.resource("/ok", links: ["website": Graph.link("/w-missing")], ["n": 1]))
         await requester.register(base + "/ok2", json: ["n": 2])
         await requester.register(base + "/broken", text: "<html>oops</html>")
         await requester.register(base + "/owner", json: ["name": "Owner"])
@@ -164,12 +178,14 @@ import Testing
         var options = CallOptions()
         options.maxRequests = 10
         await #expect {
-            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[items]"], options: options)
+            try await ResourceManager(requester: requester).resource(
+                from: Graph.url("/a"), includes: ["[items]"], options: options)
         } throws: { ($0 as? HalleyError)?.code == .limitExceeded }
         #expect(await requester.requestCount <= 10)
         options.maxIncludeDepth = 2
         await #expect {
-            try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["a.b.c"], options: options)
+            try await ResourceManager(requester: requester).resource(
+                from: Graph.url("/a"), includes: ["a.b.c"], options: options)
         } throws: { ($0 as? HalleyError)?.code == .limitExceeded }
     }
 
@@ -192,7 +208,9 @@ import Testing
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[contacts"])
         } throws: { error in
-            guard let error = error as? HalleyError, let underlying = error.underlying as? IncludePathError else { return false }
+            guard let error = error as? HalleyError, let underlying = error.underlying as? IncludePathError else {
+                return false
+            }
             return error.code == .invalidInclude && underlying.offset == 9
         }
         #expect(await requester.requestCount == 0)

@@ -22,7 +22,8 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", json: Graph.resource("/a", links: ["owner": [Graph.link("/people/1")]]))
         await requester.register(base + "/people/1", json: Graph.resource("/people/1", ["name": "Ann"]))
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["owner"])
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["owner"])
         #expect(result["owner"]?["name"] == "Ann")
     }
 
@@ -30,15 +31,22 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["admin": [Graph.link("/people/1", ["name": "fred"]),
-                                                         Graph.link("/people/2", ["name": "kate"])]]))
+            json: Graph.resource(
+                "/a",
+                links: [
+                    "admin": [
+                        Graph.link("/people/1", ["name": "fred"]),
+                        Graph.link("/people/2", ["name": "kate"]),
+                    ]
+                ]))
         await requester.register(base + "/people/2", json: Graph.resource("/people/2", ["name": "Kate"]))
         let manager = ResourceManager(requester: requester)
         await #expect {
             try await manager.resource(from: Graph.url("/a"), includes: ["admin"])
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
-            return error.code == .ambiguousRelation && error.includePath == "admin" && error.message.contains("\"kate\"")
+            return error.code == .ambiguousRelation && error.includePath == "admin"
+                && error.message.contains("\"kate\"")
         }
         let picked = try await manager.resource(from: Graph.url("/a"), includes: ["admin@kate"])
         #expect(picked["admin"]?["name"] == "Kate")
@@ -50,10 +58,15 @@ import Testing
         await requester.register(base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders")]))
         await requester.register(
             base + "/orders",
-            json: Graph.resource("/orders", embedded: ["item": [
-                Graph.resource("/orders/1", ["n": 1]), Graph.resource("/orders/2", ["n": 2]),
-            ]]))
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[orders]"])
+            json: Graph.resource(
+                "/orders",
+                embedded: [
+                    "item": [
+                        Graph.resource("/orders/1", ["n": 1]), Graph.resource("/orders/2", ["n": 2]),
+                    ]
+                ]))
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["[orders]"])
         #expect(result["orders"]?.arrayValue?.map { $0["n"] } == [1, 2])
         #expect(await requester.requestCount == 2)
     }
@@ -75,8 +88,10 @@ import Testing
 
     @Test func springCollectionsNameTheirItemsAfterTheEntity() async throws {
         let requester = InMemoryRequester()
-        await requester.register("http://localhost:8080/people?page=0&size=2", text: try String(
-            decoding: Fixture.data("hal/spring-page.json"), as: UTF8.self))
+        await requester.register(
+            "http://localhost:8080/people?page=0&size=2",
+            text: try String(
+                decoding: Fixture.data("hal/spring-page.json"), as: UTF8.self))
         let manager = ResourceManager(requester: requester)
         let page = try await manager.resourceCollectionWithMetadata(
             from: try #require(URL(string: "http://localhost:8080/people?page=0&size=2")))
@@ -101,8 +116,13 @@ import Testing
             base + "/a",
             json: Graph.resource(
                 "/a", links: ["contacts": [Graph.link("/contacts/1")]],
-                embedded: ["contacts": [Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")],
-                                                       ["name": "Embedded"])]],
+                embedded: [
+                    "contacts": [
+                        Graph.resource(
+                            "/contacts/1", links: ["website": Graph.link("/websites/1")],
+                            ["name": "Embedded"])
+                    ]
+                ],
                 ["title": "root"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
@@ -122,12 +142,14 @@ import Testing
         let embeddedWebsite = Graph.resource("/websites/1", ["url": "stale"])
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["contact": Graph.link("/contacts/1")],
-                                 embedded: ["contact": Graph.resource("/contacts/1", ["name": "stale"])]))
+            json: Graph.resource(
+                "/a", links: ["contact": Graph.link("/contacts/1")],
+                embedded: ["contact": Graph.resource("/contacts/1", ["name": "stale"])]))
         await requester.register(
             base + "/contacts/1",
-            json: Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")],
-                                 embedded: ["website": embeddedWebsite], ["name": "fresh"]))
+            json: Graph.resource(
+                "/contacts/1", links: ["website": Graph.link("/websites/1")],
+                embedded: ["website": embeddedWebsite], ["name": "fresh"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "fresh"]))
         var options = CallOptions()
         options.preference = .links
@@ -144,7 +166,8 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"]))
+            json: Graph.resource(
+                "/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
         var options = CallOptions()
@@ -159,7 +182,8 @@ import Testing
     @Test func aPlainAttributeIsNeverMistakenForAnEmbeddedRelationship() async throws {
         let requester = InMemoryRequester()
         await requester.register(base + "/a", json: Graph.resource("/a", ["contacts": ["not", "resources"]]))
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["[contacts]"])
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["[contacts]"])
         #expect(result["contacts"] == ["not", "resources"])
         #expect(await requester.requestCount == 1)
     }
@@ -181,9 +205,12 @@ import Testing
 
     @Test func curiedRelsMatchThroughAnotherPrefixAndLandUnderTheIncludeSpelling() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/", text: try String(decoding: Fixture.data("hal/curies-two-prefixes.json"), as: UTF8.self))
-        await requester.register(base + "/contacts", json: Graph.resource("/contacts", embedded: ["item": [["name": "C"]]]))
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/"), includes: ["[acme:contacts]"])
+        await requester.register(
+            base + "/", text: try String(decoding: Fixture.data("hal/curies-two-prefixes.json"), as: UTF8.self))
+        await requester.register(
+            base + "/contacts", json: Graph.resource("/contacts", embedded: ["item": [["name": "C"]]]))
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/"), includes: ["[acme:contacts]"])
         #expect(result["acme:contacts"]?[0]?["name"] == "C")
     }
 

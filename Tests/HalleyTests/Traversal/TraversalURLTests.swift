@@ -14,7 +14,9 @@ import Testing
             json: Graph.resource("/a", links: ["website": Graph.link("/websites/{id}{?size}", ["templated": true])]))
         for id in ["global", "call", "path"] {
             for size in ["", "?size=s", "?size=m"] {
-                await requester.register(base + "/websites/\(id)\(size)", json: Graph.resource("/websites/\(id)", ["id": .string(id + size)]))
+                await requester.register(
+                    base + "/websites/\(id)\(size)", json: Graph.resource("/websites/\(id)", ["id": .string(id + size)])
+                )
             }
         }
         return requester
@@ -25,28 +27,36 @@ import Testing
         var configuration = ResourceManager.Configuration()
         configuration.variables = ["id": "global", "size": "s"]
         let manager = ResourceManager(requester: requester, configuration: configuration)
-        #expect(try await manager.resource(from: Graph.url("/a"), includes: ["website"])["website"]?["id"] == "global?size=s")
+        #expect(
+            try await manager.resource(from: Graph.url("/a"), includes: ["website"])["website"]?["id"]
+                == "global?size=s")
 
         var options = CallOptions()
         options.variables = ["id": "call"]
-        #expect(try await manager.resource(from: Graph.url("/a"), includes: ["website"], options: options)["website"]?["id"]
-            == "call?size=s")
+        #expect(
+            try await manager.resource(from: Graph.url("/a"), includes: ["website"], options: options)["website"]?["id"]
+                == "call?size=s")
 
         let include = Include("website", variables: ["id": "path", "size": "m"])
-        #expect(try await manager.resource(from: Graph.url("/a"), includes: [include], options: options)["website"]?["id"]
-            == "path?size=m")
+        #expect(
+            try await manager.resource(from: Graph.url("/a"), includes: [include], options: options)["website"]?["id"]
+                == "path?size=m")
 
         let undefined = Include("website", variables: ["size": nil])
-        #expect(try await manager.resource(from: Graph.url("/a"), includes: [undefined], options: options)["website"]?["id"]
-            == "call", "an undefined variable is dropped, per RFC 6570")
+        #expect(
+            try await manager.resource(from: Graph.url("/a"), includes: [undefined], options: options)["website"]?["id"]
+                == "call", "an undefined variable is dropped, per RFC 6570")
     }
 
     @Test func queryItemsAreAppendedToTheIncludeURL() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders?sort=date")]))
-        await requester.register(base + "/orders?sort=date&page=2", json: Graph.resource("/orders", embedded: ["item": []]))
+        await requester.register(
+            base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders?sort=date")]))
+        await requester.register(
+            base + "/orders?sort=date&page=2", json: Graph.resource("/orders", embedded: ["item": []]))
         let include = Include("[orders]", queryItems: [URLQueryItem(name: "page", value: "2")])
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: [include])
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: [include])
         #expect(result["orders"] == [])
         #expect(await requester.requestedURLs.last == base + "/orders?sort=date&page=2")
     }
@@ -56,7 +66,8 @@ import Testing
         await requester.register(base + "/search?q=ada%20l", json: Graph.resource("/search", ["hits": 1]))
         var options = CallOptions()
         options.variables = ["q": "ada l"]
-        let result = try await ResourceManager(requester: requester).resource(from: base + "/search{?q}", options: options)
+        let result = try await ResourceManager(requester: requester).resource(
+            from: base + "/search{?q}", options: options)
         #expect(result["hits"] == 1)
         await #expect {
             try await ResourceManager(requester: requester).resource(from: base + "/search{?q")
@@ -74,28 +85,33 @@ import Testing
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["search"])
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
-            return error.code == .invalidTemplate && error.includePath == "search" && error.underlying is URITemplateError
+            return error.code == .invalidTemplate && error.includePath == "search"
+                && error.underlying is URITemplateError
         }
     }
 
     @Test func relativeHrefsResolveAgainstTheFinalURLAfterRedirects() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/old/a", InMemoryRequester.Route(
-            body: Graph.resource("/new/a", links: ["child": Graph.link("child")]).serialized(),
-            finalURL: Graph.url("/new/a")))
+        await requester.register(
+            base + "/old/a",
+            InMemoryRequester.Route(
+                body: Graph.resource("/new/a", links: ["child": Graph.link("child")]).serialized(),
+                finalURL: Graph.url("/new/a")))
         await requester.register(base + "/new/child", json: Graph.resource("/new/child", ["found": true]))
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/old/a"), includes: ["child"])
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/old/a"), includes: ["child"])
         #expect(result["child"]?["found"] == true)
     }
 
     @Test func relativeHrefsInEmbeddedResourcesUseTheirOwnAbsoluteSelf() async throws {
         let requester = InMemoryRequester()
         let embedded: JSONValue = [
-            "_links": ["self": ["href": "https://other.example.net/people/7/"], "avatar": ["href": "avatar"]],
+            "_links": ["self": ["href": "https://other.example.net/people/7/"], "avatar": ["href": "avatar"]]
         ]
         await requester.register(base + "/a", json: Graph.resource("/a", embedded: ["owner": embedded]))
         await requester.register("https://other.example.net/people/7/avatar", json: ["size": 64])
-        let result = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["owner.avatar"])
+        let result = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["owner.avatar"])
         #expect(result["owner"]?["avatar"]?["size"] == 64)
     }
 
@@ -103,7 +119,8 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["same": Graph.link("/b"), "other": Graph.link("https://cdn.example.org/c")]))
+            json: Graph.resource(
+                "/a", links: ["same": Graph.link("/b"), "other": Graph.link("https://cdn.example.org/c")]))
         await requester.register(base + "/b", json: ["b": true])
         await requester.register("https://cdn.example.org/c", json: ["c": true])
         var configuration = ResourceManager.Configuration()
@@ -132,7 +149,8 @@ import Testing
 
     @Test func linksWithSchemesTheRequesterDoesNotHandleAreRefused() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["secret": Graph.link("file:///etc/passwd")]))
+        await requester.register(
+            base + "/a", json: Graph.resource("/a", links: ["secret": Graph.link("file:///etc/passwd")]))
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["secret"])
         } throws: { error in
@@ -146,12 +164,14 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/a",
-            json: Graph.resource("/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])]))
+            json: Graph.resource(
+                "/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])]))
         await requester.register(base + "/old", json: ["x": 1])
         let log = EventLog()
         var options = CallOptions()
         options.observer = log.observer
-        _ = try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["old"], options: options)
+        _ = try await ResourceManager(requester: requester).resource(
+            from: Graph.url("/a"), includes: ["old"], options: options)
         let warnings = log.all.compactMap { event -> (URL, String)? in
             if case .deprecatedLinkFollowed(_, let url, let deprecation) = event { return (url, deprecation) }
             return nil

@@ -93,7 +93,7 @@ enum URITemplateConformanceFixtures {
             }
             for (index, testCase) in testCases.enumerated() {
                 guard case .array(let pair) = testCase, pair.count == 2,
-                      case .string(let template) = pair[0]
+                    case .string(let template) = pair[0]
                 else {
                     throw LoadError(description: "\(file) / \(group) #\(index): malformed case")
                 }
@@ -102,21 +102,23 @@ enum URITemplateConformanceFixtures {
                 case .string(let answer):
                     expectation = .oneOf([answer])
                 case .array(let answers):
-                    expectation = .oneOf(try answers.map { answer in
-                        guard case .string(let text) = answer else {
-                            throw LoadError(description: "\(file) / \(group) #\(index): non-string answer")
-                        }
-                        return text
-                    })
+                    expectation = .oneOf(
+                        try answers.map { answer in
+                            guard case .string(let text) = answer else {
+                                throw LoadError(description: "\(file) / \(group) #\(index): non-string answer")
+                            }
+                            return text
+                        })
                 case .bool(false):
                     expectation = .failure
                 default:
                     throw LoadError(description: "\(file) / \(group) #\(index): unknown expectation")
                 }
-                result.append(URITemplateConformanceCase(
-                    file: file, group: group, index: index, template: template,
-                    variables: variables, expectation: expectation
-                ))
+                result.append(
+                    URITemplateConformanceCase(
+                        file: file, group: group, index: index, template: template,
+                        variables: variables, expectation: expectation
+                    ))
             }
         }
         return result
@@ -131,9 +133,10 @@ enum URITemplateConformanceFixtures {
         case .array(let elements):
             return .list(try elements.map { try scalarText($0, context: context) })
         case .object(let members):
-            return .associativeArray(try members.map {
-                TemplateValue.KeyValue(key: $0.0, value: try scalarText($0.1, context: context))
-            })
+            return .associativeArray(
+                try members.map {
+                    TemplateValue.KeyValue(key: $0.0, value: try scalarText($0.1, context: context))
+                })
         default:
             return .string(try scalarText(json, context: context))
         }

@@ -14,10 +14,11 @@ import Testing
 
     /// Guards against a suite file being silently truncated or misread: every
     /// case of every file must be loaded and run.
-    @Test(arguments: zip(
-        URITemplateConformanceFixtures.files,
-        URITemplateConformanceFixtures.expectedCounts
-    ))
+    @Test(
+        arguments: zip(
+            URITemplateConformanceFixtures.files,
+            URITemplateConformanceFixtures.expectedCounts
+        ))
     func everyCaseOfFileRuns(file: String, expectedCount: Int) throws {
         let cases = try URITemplateConformanceFixtures.cases(in: file)
         var ran = 0

@@ -91,7 +91,8 @@ import Testing
             let escaped = "%" + (code < 16 ? "0" : "") + String(code, radix: 16, uppercase: true)
             let variables: [String: TemplateValue] = ["x": .string(String(character))]
             let expectedSimple = unreserved.contains(character) ? String(character) : escaped
-            let expectedPlus = unreserved.contains(character) || reserved.contains(character)
+            let expectedPlus =
+                unreserved.contains(character) || reserved.contains(character)
                 ? String(character) : escaped
             #expect(try simple.expand(variables) == expectedSimple, "byte \(code)")
             #expect(try plus.expand(variables) == expectedPlus, "byte \(code)")

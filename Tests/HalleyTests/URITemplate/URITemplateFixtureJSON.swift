@@ -138,7 +138,8 @@ enum URITemplateFixtureJSON: Sendable {
         mutating func readNumber() -> URITemplateFixtureJSON {
             let start = index
             while index < bytes.count,
-                  "+-.eE0123456789".utf8.contains(bytes[index]) {
+                "+-.eE0123456789".utf8.contains(bytes[index])
+            {
                 index += 1
             }
             return .number(String(decoding: bytes[start..<index], as: UTF8.self))
@@ -172,7 +173,7 @@ enum URITemplateFixtureJSON: Sendable {
                 case UInt8(ascii: "t"): utf8.append(0x09)
                 case UInt8(ascii: "u"):
                     guard index + 4 <= bytes.count,
-                          let code = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
+                        let code = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
                     else { throw fail("bad \\u escape") }
                     index += 4
                     var scalarValue = code
