@@ -57,7 +57,7 @@ public struct HalleyRequest<Item: Decodable> {
     /// The request's options with its own variables laid over them (`nil` values undefined).
     var callOptions: CallOptions {
         var options = self.options
-        for (name, value) in variables { options.variables[name] = value ?? .undefined }
+        options.variables = options.variables.overlaid(with: variables.mapValues { $0 ?? .undefined })
         return options
     }
 

@@ -88,7 +88,7 @@ public struct IncludePlan: Sendable, Hashable, CustomStringConvertible {
             position = nodes.count - 1
         }
         if isLast {
-            nodes[position].variables.merge(variables) { _, new in new }
+            nodes[position].variables = nodes[position].variables.overlaid(with: variables)
             nodes[position].queryItems += queryItems
         }
         try insert(

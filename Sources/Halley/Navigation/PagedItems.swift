@@ -403,7 +403,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// The call's options with the sequence's own variables laid over them.
     private var callOptions: CallOptions {
         var options = self.options
-        options.variables.merge(variables) { $1 }
+        options.variables = options.variables.overlaid(with: variables)
         return options
     }
 

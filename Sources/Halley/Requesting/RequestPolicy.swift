@@ -73,7 +73,7 @@ public struct RequestPolicy: Sendable {
     public func merged(with call: RequestPolicy) -> RequestPolicy {
         var merged = self
         merged.headers.merge(call.headers)
-        merged.variables.merge(call.variables) { _, call in call }
+        merged.variables = variables.overlaid(with: call.variables)
         merged.credentialHeaders.formUnion(call.credentialHeaders)
         merged.allowedOrigins.formUnion(call.allowedOrigins)
         if let first = observer, let second = call.observer {

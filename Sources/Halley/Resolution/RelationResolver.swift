@@ -93,7 +93,7 @@ struct RelationResolver: Sendable {
         of link: Link, in resource: HALResource, variables local: [String: TemplateValue] = [:],
         queryItems: [URLQueryItem] = [], includePath: String?
     ) throws(HalleyError) -> URL {
-        let merged = local.isEmpty ? variables : variables.merging(local) { _, local in local }
+        let merged = variables.overlaid(with: local)
         var url = try LinkTarget.url(of: link, base: resource.baseURL, variables: merged, includePath: includePath)
         if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.queryItems = (components.queryItems ?? []) + queryItems

@@ -160,3 +160,13 @@ extension TemplateValue: ExpressibleByNilLiteral {
         self = .undefined
     }
 }
+
+extension Dictionary where Key == String, Value == TemplateValue {
+    /// These variables with `stronger` laid over them, name by name: the one rule by which
+    /// every variable layer (provider, manager, call, request, include, hop) overrides the
+    /// ones below it.
+    func overlaid(with stronger: [String: TemplateValue]) -> [String: TemplateValue] {
+        guard !stronger.isEmpty else { return self }
+        return merging(stronger) { _, stronger in stronger }
+    }
+}
