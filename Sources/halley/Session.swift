@@ -40,7 +40,7 @@ struct Session {
         options.observer = observer
         self.options = options
 
-        let requester: any RequesterInterface
+        let requester: any RequesterInterface & Sendable
         if let directory = request.fixtures {
             requester = FileRequester(directory: directory)
         } else {

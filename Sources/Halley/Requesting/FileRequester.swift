@@ -24,7 +24,7 @@ import Foundation
 /// ```swift
 /// let manager = ResourceManager(requester: FileRequester(directory: URL(fileURLWithPath: "Fixtures/api")))
 /// ```
-public struct FileRequester: RequesterInterface {
+public struct FileRequester: RequesterInterface, Sendable {
     /// The directory answering requests.
     public let directory: URL
 

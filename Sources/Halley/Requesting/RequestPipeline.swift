@@ -12,7 +12,7 @@ import Foundation
 /// the call's); the cache and the credential refresher are shared through the manager's
 /// configuration.
 final class RequestPipeline: Sendable {
-    let requester: any RequesterInterface
+    let requester: any RequesterInterface & Sendable
     /// When the call started; request records are measured from here.
     let start: ContinuousClock.Instant
 
@@ -33,7 +33,8 @@ final class RequestPipeline: Sendable {
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
     init(
-        requester: any RequesterInterface, configuration: ResourceManager.Configuration, options: CallOptions,
+        requester: any RequesterInterface & Sendable, configuration: ResourceManager.Configuration,
+        options: CallOptions,
         trustRoot: URL
     ) {
         self.requester = requester

@@ -18,7 +18,7 @@ import Foundation
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester())
 /// ```
-public struct URLSessionRequester: RequesterInterface {
+public struct URLSessionRequester: RequesterInterface, Sendable {
     private let owner: SessionOwner
 
     /// Header names never forwarded across origins on redirect.

@@ -82,7 +82,7 @@ public struct ResourceManager: Sendable {
     }
 
     /// Sends the requests.
-    public let requester: any RequesterInterface
+    public let requester: any RequesterInterface & Sendable
     /// Settings shared by every call.
     public var configuration: Configuration
 
@@ -91,10 +91,28 @@ public struct ResourceManager: Sendable {
     /// - Parameters:
     ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
-    public init(
-        requester: any RequesterInterface = URLSessionRequester(), configuration: Configuration = Configuration()
+    public init<Requester: RequesterInterface & Sendable>(
+        requester: Requester = URLSessionRequester(), configuration: Configuration = Configuration()
     ) {
         self.requester = requester
+        self.configuration = configuration
+    }
+
+    /// Creates a manager around a requester that is not `Sendable`, such as the original
+    /// Halley's completion-handler class:
+    ///
+    /// ```swift
+    /// let resourceManager = ResourceManager(requester: AlamofireRequester())
+    /// ```
+    ///
+    /// The manager takes the requester over (`sending`) and calls it from one serial
+    /// executor, so its own state is never touched from two threads at once; requests still
+    /// run concurrently because ``RequesterInterface/requestResource(at:completion:)`` returns
+    /// at once.
+    public init<Requester: RequesterInterface>(
+        requester: sending Requester, configuration: Configuration = Configuration()
+    ) {
+        self.requester = SerialRequester(requester)
         self.configuration = configuration
     }
 

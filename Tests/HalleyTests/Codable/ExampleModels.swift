@@ -43,10 +43,10 @@ extension Contact.IncludeType: IncludeTypeInterface {
 
 /// Counts requests on the way to another requester.
 actor CountingRequester: RequesterInterface {
-    let base: any RequesterInterface
+    let base: any RequesterInterface & Sendable
     private(set) var paths: [String] = []
 
-    init(_ base: any RequesterInterface) { self.base = base }
+    init(_ base: any RequesterInterface & Sendable) { self.base = base }
 
     nonisolated var supportedSchemes: Set<String> { base.supportedSchemes }
 

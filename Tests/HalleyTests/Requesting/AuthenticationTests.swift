@@ -27,7 +27,7 @@ import Testing
     struct TestError: Error, CustomStringConvertible { var description: String { "the token endpoint is down" } }
 
     private func manager(
-        _ requester: any RequesterInterface, tokens: Tokens, refresh: Bool = true, log: EventLog? = nil
+        _ requester: any RequesterInterface & Sendable, tokens: Tokens, refresh: Bool = true, log: EventLog? = nil
     )
         -> ResourceManager
     {

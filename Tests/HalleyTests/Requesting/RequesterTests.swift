@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct RequesterTests {
     /// A completion-handler requester in the original Halley shape.
-    final class LegacyRequester: CompletionRequesterInterface {
+    final class LegacyRequester: RequesterInterface, Sendable {
         let cancelled = LockedValue(0)
         let bodies: [String: Data]
         let delay: Duration
@@ -38,19 +38,87 @@ import Testing
         }
     }
 
-    @Test func completionHandlerRequestersPlugInThroughTheAdapter() async throws {
+    @Test func completionHandlerRequestersPlugInDirectly() async throws {
         let legacy = LegacyRequester(bodies: [
             Graph.base + "/a": Graph.resource("/a", links: ["b": Graph.link("/b")]).serialized(),
             Graph.base + "/b": Data(#"{"b": true}"#.utf8),
         ])
-        let manager = ResourceManager(requester: CompletionRequesterAdapter(legacy))
+        let manager = ResourceManager(requester: legacy)
         let result = try await manager.resource(from: Graph.url("/a"), includes: ["b"])
         #expect(result["b"]?["b"] == true)
     }
 
+    /// The original Halley's requester: a plain class with mutable state, not `Sendable`.
+    /// Each answer waits until every request has been asked for, so the call completes only
+    /// if requests overlap; ThreadSanitizer checks that `calls` is never raced on.
+    class UnsafeLegacyRequester: RequesterInterface {
+        var calls: [URL] = []  // unsynchronised on purpose: the manager must never race on it
+        let expected: Int
+        let body: Data
+        let started = DispatchGroup()
+
+        init(body: Data, expected: Int) {
+            self.body = body
+            self.expected = expected
+            for _ in 0..<expected { started.enter() }
+        }
+
+        func requestResource(at url: URL, completion: @escaping @Sendable (Result<Data, Error>) -> Void)
+            -> RequestContainerInterface
+        {
+            calls.append(url)
+            let body = self.body
+            let started = self.started
+            if calls.count <= expected { started.leave() }
+            if calls.count == 1 {
+                completion(.success(body))  // the root
+            } else {
+                started.notify(queue: .global()) { completion(.success(body)) }
+            }
+            return NoopContainer()
+        }
+
+        struct NoopContainer: RequestContainerInterface { func cancelRequest() {} }
+    }
+
+    @Test func aNonSendableLegacyClassIsCalledFromOneExecutorWhileRequestsStillOverlap() async throws {
+        let links = (0..<8).map { Graph.link("/item/\($0)") }
+        let root = Graph.resource("/root", links: ["item": .array(links)]).serialized()
+        // The root, then eight items that all answer only once all eight were asked for.
+        let requester = UnsafeLegacyRequester(body: root, expected: 9)
+        var configuration = ResourceManager.Configuration()
+        configuration.maxConcurrency = 8
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let result = try await manager.resource(from: Graph.url("/root"), includes: ["[item]"])
+        #expect(result["item"]?.arrayValue?.count == 8)
+    }
+
+    /// An `async` requester answering 404 with a header, and recording what it was sent.
+    actor RecordingRequester: RequesterInterface {
+        var received: [ResourceRequest] = []
+        func response(for request: ResourceRequest) async throws -> ResourceResponse {
+            received.append(request)
+            return ResourceResponse(status: 404, headers: ["X-Answer": "missing"], url: request.url, body: Data())
+        }
+    }
+
+    @Test func aSendableRequesterErasedToAnyRequesterInterfaceLosesNothing() async throws {
+        let recording = RecordingRequester()
+        let erased: any RequesterInterface = recording
+        let manager = ResourceManager(requester: erased)
+        var options = CallOptions()
+        options.headers = ["Authorization": "Bearer t"]
+        let error = await #expect(throws: HalleyError.self) {
+            _ = try await manager.resource(from: Graph.url("/a"), options: options)
+        }
+        #expect(error?.httpError?.status == 404)
+        #expect(error?.httpError?.headers["X-Answer"] == "missing")
+        #expect(await recording.received.first?.headers["Authorization"] == "Bearer t")
+    }
+
     @Test func cancellingCallsCancelRequestOnTheLegacyContainer() async throws {
         let legacy = LegacyRequester(bodies: [:], delay: .seconds(10))
-        let manager = ResourceManager(requester: CompletionRequesterAdapter(legacy))
+        let manager = ResourceManager(requester: legacy)
         let task = Task { try await manager.resource(from: Graph.url("/a")) }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
