@@ -28,7 +28,7 @@ struct LinksCommand {
         links.relations.flatMap { relation in
             relation.links.map { link in
                 [
-                    relation.rel.rawValue, link.name ?? "-", link.href, link.templated ? "yes" : "no",
+                    relation.rel.rawValue, link.name ?? "-", link.href, link.isTemplated ? "yes" : "no",
                     link.title ?? "-", link.deprecation ?? "-",
                 ]
             }

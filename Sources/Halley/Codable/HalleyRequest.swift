@@ -21,7 +21,11 @@ public struct HalleyRequest<Item: Decodable> {
     /// Variable overrides for this request: a value wins over the manager's and the
     /// options'; `nil` removes a variable (it becomes undefined and is dropped).
     public var variables: [String: TemplateValue?]
-    /// Query items appended to the root URL.
+    /// Values for the templated links of the traversal, as in the original Halley (its
+    /// `OverridingTemplateHandler`): `country_key=US` fills `{?country_key}` in every templated
+    /// link (and a templated root). They are not appended to the root URL. They win over the
+    /// manager's and the options' variables and lose to ``variables``; of two items with one
+    /// name, the first counts.
     public var queryItems: [FieldQueryItem]
     /// The decoder, with the caller's date and key strategies; `nil` uses the manager's
     /// ``ResourceManager/Configuration/decoder``.
@@ -54,10 +58,16 @@ public struct HalleyRequest<Item: Decodable> {
         self.includeFields = includeFields
     }
 
-    /// The request's options with its own variables laid over them (`nil` values undefined).
+    /// The request's options with its query items and then its own variables laid over them
+    /// (`nil` values undefined).
     var callOptions: CallOptions {
         var options = self.options
-        options.variables = options.variables.overlaid(with: variables.mapValues { $0 ?? .undefined })
+        var templateValues: [String: TemplateValue] = [:]
+        for item in queryItems where templateValues[item.name] == nil {
+            templateValues[item.name] = item.value.map { .string($0) } ?? .undefined
+        }
+        options.variables = options.variables.overlaid(with: templateValues)
+            .overlaid(with: variables.mapValues { $0 ?? .undefined })
         return options
     }
 

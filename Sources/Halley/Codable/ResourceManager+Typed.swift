@@ -35,9 +35,7 @@ extension ResourceManager {
         guard let link = page.links.link(for: rel) else { return nil }
         var request = page.request
         let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(request.callOptions))
-        // The link carries its own query, so the first request's query items are not repeated.
         request.url = url.absoluteString
-        request.queryItems = []
         return try await requestPage(request)
     }
 
@@ -64,7 +62,6 @@ extension ResourceManager {
         if case .chain = start {
             // Later pages start from where the chain led, not from the chain's entry.
             pageRequest.url = collection.url.absoluteString
-            pageRequest.queryItems = []
         }
         return PaginationPage(
             items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
@@ -83,12 +80,7 @@ extension ResourceManager {
         let options = request.callOptions
         let variables = callVariables(options)
         if let start { return (start, plan, options, variables) }
-        var url = try rootURL(request.url, variables: variables)
-        if !request.queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.queryItems = (components.queryItems ?? []) + request.queryItems
-            url = components.url ?? url
-        }
-        return (.url(url), plan, options, variables)
+        return (.url(try rootURL(request.url, variables: variables)), plan, options, variables)
     }
 
     func decode<T: Decodable>(

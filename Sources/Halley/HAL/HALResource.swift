@@ -82,7 +82,7 @@ public struct HALResource: Sendable, Hashable {
                 message: "_links is a \(other.kindName), not an object")
         }
         var base = baseURL
-        if let selfLink = links.selfLink, !selfLink.templated,
+        if let selfLink = links.selfLink, !selfLink.isTemplated,
             let selfURL = URL(string: selfLink.href, relativeTo: baseURL), selfURL.scheme != nil
         {
             base = selfURL
@@ -119,7 +119,7 @@ public struct HALResource: Sendable, Hashable {
     /// The absolute URL of a non-templated link, resolved against ``baseURL`` (RFC 3986,
     /// section 5). `nil` for templated links (expand them first) and unusable hrefs.
     public func url(for link: Link) -> URL? {
-        guard !link.templated else { return nil }
+        guard !link.isTemplated else { return nil }
         return resolve(link.href)
     }
 

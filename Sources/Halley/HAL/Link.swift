@@ -6,14 +6,16 @@ import Foundation
 /// server wrote it, including properties HAL does not define, is kept in ``json``.
 ///
 /// ```swift
-/// let link = try Link(href: "/contacts{?page}", templated: true)
+/// let link = Link(href: "/contacts{?page}", templated: true)
 /// link.isTemplated   // true
+/// link.templated     // Optional(true); nil when the JSON has no "templated"
 /// ```
 public struct Link: Sendable, Hashable {
-    /// The target URI, or a URI template when ``templated`` is `true`.
+    /// The target URI, or a URI template when ``isTemplated``.
     public let href: String
-    /// Whether ``href`` is an RFC 6570 URI template. `true` only when the JSON says `true`.
-    public let templated: Bool
+    /// The `templated` property as written: `nil` when the link has none (as in the original
+    /// Halley). ``isTemplated`` is the answer to "is this a template?".
+    public let templated: Bool?
     /// A hint of the target's media type.
     public let type: String?
     /// A URL explaining that the link is deprecated; following it emits a warning event.
@@ -31,7 +33,7 @@ public struct Link: Sendable, Hashable {
 
     /// Creates a link from its properties.
     public init(
-        href: String, templated: Bool = false, type: String? = nil, deprecation: String? = nil,
+        href: String, templated: Bool? = nil, type: String? = nil, deprecation: String? = nil,
         name: String? = nil, profile: String? = nil, title: String? = nil, hreflang: String? = nil
     ) {
         self.href = href
@@ -43,7 +45,7 @@ public struct Link: Sendable, Hashable {
         self.title = title
         self.hreflang = hreflang
         var json: JSONObject = ["href": .string(href)]
-        if templated { json["templated"] = true }
+        if let templated { json["templated"] = .bool(templated) }
         for (key, value) in [
             ("type", type), ("deprecation", deprecation), ("name", name),
             ("profile", profile), ("title", title), ("hreflang", hreflang),
@@ -53,8 +55,8 @@ public struct Link: Sendable, Hashable {
         self.json = json
     }
 
-    /// Whether ``href`` is a URI template (same as ``templated``).
-    public var isTemplated: Bool { templated }
+    /// Whether ``href`` is an RFC 6570 URI template: `true` only when the JSON says `true`.
+    public var isTemplated: Bool { templated == true }
 
     /// Whether the server marked the link deprecated.
     public var isDeprecated: Bool { deprecation != nil }
@@ -79,7 +81,7 @@ public struct Link: Sendable, Hashable {
                 message: "link href is a \(other.kindName), not a string")
         }
         switch json["templated"] {
-        case nil, .null?: templated = false
+        case nil, .null?: templated = nil
         case .bool(let flag)?: templated = flag
         case let other?:
             throw HALDocumentError(
@@ -127,7 +129,7 @@ extension Link: Codable {
                 DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "link has no href"))
         }
         self.href = href
-        templated = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("templated")) ?? false
+        templated = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("templated"))
         type = try string("type")
         deprecation = try string("deprecation")
         name = try string("name")
@@ -135,7 +137,7 @@ extension Link: Codable {
         title = try string("title")
         hreflang = try string("hreflang")
         var json: JSONObject = ["href": .string(href)]
-        if container.contains(AnyCodingKey("templated")) { json["templated"] = .bool(templated) }
+        if let templated { json["templated"] = .bool(templated) }
         for (key, value) in [
             ("type", type), ("deprecation", deprecation), ("name", name), ("profile", profile),
             ("title", title), ("hreflang", hreflang),

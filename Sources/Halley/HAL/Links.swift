@@ -66,9 +66,10 @@ public struct Links: Sendable, Hashable {
         scope.match(rel.rawValue, in: relKeys).map { relations[$0] }
     }
 
-    /// All links of `rel`; empty when there are none.
-    public func links(for rel: LinkRelation) -> [Link] {
-        relation(rel)?.links ?? []
+    /// All links of `rel`; `nil` when the resource has no such relation (as in the original
+    /// Halley). The subscript `links[rel]` gives an empty array instead.
+    public func links(for rel: LinkRelation) -> [Link]? {
+        relation(rel)?.links
     }
 
     /// The first link of `rel`.
@@ -84,8 +85,8 @@ public struct Links: Sendable, Hashable {
     /// The `self` link.
     public var selfLink: Link? { link(for: .current) }
 
-    /// The links of `rel`, as with ``links(for:)``.
-    public subscript(rel: LinkRelation) -> [Link] { links(for: rel) }
+    /// The links of `rel`; empty when the resource has no such relation.
+    public subscript(rel: LinkRelation) -> [Link] { relation(rel)?.links ?? [] }
 
     /// Malformed links of `rel` that were left out while parsing; with `name`, only those
     /// whose own `name` is `name` (a malformed sibling with another name is not selected).

@@ -7,7 +7,7 @@ enum LinkTarget {
         of link: Link, base: URL?, variables: [String: TemplateValue], includePath: String? = nil
     ) throws(HalleyError) -> URL {
         var href = link.href
-        if link.templated {
+        if link.isTemplated {
             do {
                 href = try URITemplate(link.href).expand(variables)
             } catch {

@@ -96,13 +96,29 @@ struct RelationResolver: Sendable {
         let merged = variables.overlaid(with: local)
         var url = try LinkTarget.url(of: link, base: resource.baseURL, variables: merged, includePath: includePath)
         if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.queryItems = (components.queryItems ?? []) + queryItems
+            components.queryItems = Self.merging(components.queryItems ?? [], queryItems)
             url = components.url ?? url
         }
         if let deprecation = link.deprecation {
             emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
         }
         return url
+    }
+
+    /// `added` appended to `existing`, as the original Halley does: an item whose name is
+    /// already there joins its value to that item's with a comma (`fields=id` + `fields=url`
+    /// → `fields=id,url`), keeping the order of first appearance.
+    static func merging(_ existing: [URLQueryItem], _ added: [URLQueryItem]) -> [URLQueryItem] {
+        var items = existing
+        for item in added {
+            if let index = items.firstIndex(where: { $0.name == item.name }) {
+                let values = [items[index].value, item.value].compactMap { $0 }
+                items[index].value = values.isEmpty ? nil : values.joined(separator: ",")
+            } else {
+                items.append(item)
+            }
+        }
+        return items
     }
 
     /// The error for a relation a caller requires and the resource lacks, listing what it has

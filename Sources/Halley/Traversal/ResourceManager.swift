@@ -31,8 +31,10 @@ public struct ResourceManager: Sendable {
             return policy
         }()
         /// A provider of variables (values and closures) consulted at the start of each call,
-        /// below ``variables``. Use ``TemplateVariableProvider/shared`` for one global set.
-        public var templateVariables: TemplateVariableProvider?
+        /// below ``variables``: ``TemplateVariableProvider/shared`` by default, so values set
+        /// on it (or on the original Halley's `DefaultTemplateHandler.shared`) reach every
+        /// manager, as in Halley. `nil` for a manager that ignores them.
+        public var templateVariables: TemplateVariableProvider? = .shared
         /// Headers computed for every attempt of every request (tokens), after ``headers``:
         /// a retry asks again, so it never re-sends a token that was refreshed meanwhile.
         public var headerProvider: HeaderProvider?

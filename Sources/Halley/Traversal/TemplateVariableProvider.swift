@@ -23,8 +23,8 @@ public final class TemplateVariableProvider: Sendable {
 
     private let sources = LockedValue<[String: Source]>([:])
 
-    /// A provider shared by the whole process, for apps that want one global set of
-    /// variables as in the original Halley. Managers use it only when configured to.
+    /// The provider shared by the whole process, as the original Halley's default template
+    /// handler: every manager consults it unless its configuration says otherwise.
     public static let shared = TemplateVariableProvider()
 
     /// Creates an empty provider.

@@ -76,7 +76,7 @@ struct CriticalPathScenario: Scenario {
             let resource = try HALResource(parsing: response.body, url: response.url)
             fetched += 1
             guard level < depth else { continue }
-            for link in resource.links.links(for: "children").reversed() {
+            for link in resource.links["children"].reversed() {
                 guard let child = resource.url(for: link) else { throw BenchError("bad link \(link.href)") }
                 stack.append((child, level + 1))
             }

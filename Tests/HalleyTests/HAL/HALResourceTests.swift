@@ -12,7 +12,7 @@ import Testing
         #expect(orders.state.keys == ["currentlyProcessing", "shippedToday"])
         #expect(orders.links.rels.map(\.rawValue) == ["self", "next", "ea:find", "ea:admin"])
         #expect(orders.links.link(for: .next)?.href == "/orders?page=2")
-        #expect(orders.links.links(for: "ea:admin").map(\.title) == ["Fred", "Kate"])
+        #expect(orders.links["ea:admin"].map(\.title) == ["Fred", "Kate"])
         #expect(orders.links.link(for: "ea:find")?.templated == true)
 
         let embeddedOrders = orders.embedded.resources(for: "ea:order")
