@@ -21,6 +21,17 @@ let package = Package(
             dependencies: ["Halley", "halley"],
             exclude: ["Support/hal_test_server.py"]
         ),
+        // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most
+        // migrating iOS apps build, and again in Swift 6 mode.
+        .testTarget(
+            name: "HalleyMigrationTests",
+            dependencies: ["Halley"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "HalleyMigrationSwift6Tests",
+            dependencies: ["Halley"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

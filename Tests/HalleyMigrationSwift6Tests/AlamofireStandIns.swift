@@ -1,0 +1,1 @@
+../HalleyMigrationTests/AlamofireStandIns.swift

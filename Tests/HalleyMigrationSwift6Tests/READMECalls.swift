@@ -1,0 +1,1 @@
+../HalleyMigrationTests/READMECalls.swift
