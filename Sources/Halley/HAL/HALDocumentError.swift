@@ -72,9 +72,14 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// `message at <path> in <url>`.
     public var description: String {
+        url.map { "\(location) in \($0.absoluteString)" } ?? location
+    }
+
+    /// `message at <path> (byte n)`: the description without the URL, for messages that name
+    /// the URL elsewhere.
+    public var location: String {
         var text = "\(message) at \(path)"
         if let jsonError { text += " (byte \(jsonError.byteOffset))" }
-        if let url { text += " in \(url.absoluteString)" }
         return text
     }
 

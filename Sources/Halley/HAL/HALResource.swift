@@ -265,3 +265,25 @@ public struct EmbeddedResources: Sendable, Hashable {
         entry(for: rel)?.resources.first
     }
 }
+
+extension HALResource: CustomStringConvertible {
+    /// Where the resource is and what it holds, on one line:
+    /// `HAL resource https://api.example.com/contacts/1: attributes id, name; links self, contacts ×2; embedded item ×3`.
+    public var description: String {
+        func counted(_ name: String, _ count: Int) -> String { count == 1 ? name : "\(name) ×\(count)" }
+        var parts: [String] = []
+        let attributes = state.keys
+        if !attributes.isEmpty { parts.append("attributes " + attributes.joined(separator: ", ")) }
+        let rels = links.relations.filter { $0.rel != .curies }
+        if !rels.isEmpty {
+            parts.append("links " + rels.map { counted($0.rel.rawValue, $0.links.count) }.joined(separator: ", "))
+        }
+        if !embedded.entries.isEmpty {
+            parts.append(
+                "embedded "
+                    + embedded.entries.map { counted($0.rel.rawValue, $0.resources.count) }.joined(separator: ", "))
+        }
+        let place = baseURL?.absoluteString ?? "(no URL)"
+        return "HAL resource \(place)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
+    }
+}

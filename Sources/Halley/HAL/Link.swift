@@ -155,3 +155,16 @@ extension Link: Codable {
         try json.encode(to: encoder)
     }
 }
+
+extension Link: CustomStringConvertible {
+    /// The href and what the link says about it: `/contacts{?page} (templated, name "all")`.
+    public var description: String {
+        var notes: [String] = []
+        if isTemplated { notes.append("templated") }
+        if let name { notes.append("name \"\(name)\"") }
+        if let title { notes.append("title \"\(title)\"") }
+        if let type { notes.append("type \(type)") }
+        if let deprecation { notes.append("deprecated: \(deprecation)") }
+        return notes.isEmpty ? href : "\(href) (\(notes.joined(separator: ", ")))"
+    }
+}

@@ -57,6 +57,18 @@ public struct FollowChain: Sendable {
             options: options)
     }
 
+    /// A chain with one more hop, its variables given as runtime values.
+    ///
+    /// ```swift
+    /// let id = 42
+    /// let order = manager.entry(rootURL).follow("ea:order", ["id": id])
+    /// ```
+    public func follow(
+        _ rel: LinkRelation, _ variables: [String: any TemplateValueConvertible], named linkName: String? = nil
+    ) -> FollowChain {
+        follow(rel, variables.mapValues(\.templateValue), named: linkName)
+    }
+
     /// The same chain with other options.
     public func with(options: CallOptions) -> FollowChain {
         FollowChain(manager: manager, entry: entry, hops: hops, options: options)

@@ -357,7 +357,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         components.queryItems = items
         guard let url = components.url else {
             throw HalleyError(
-                code: .invalidURL, url: model, message: "cannot put page \(value) into \(model.absoluteString)")
+                code: .invalidURL, url: model, message: "cannot put page \(value) into the first page's URL")
         }
         return url
     }
@@ -446,6 +446,17 @@ extension ResourceManager {
         return sequence
     }
 
+    /// ``items(_:from:variables:includes:decoder:options:)-(_,String,[String:TemplateValue],_,_,_)``
+    /// with the variables given as runtime values (`["size": pageSize]` with `pageSize: Int`).
+    public func items<Item: Decodable>(
+        _ type: Item.Type, from start: String, variables: [String: any TemplateValueConvertible],
+        includes: [Include] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
+    ) -> PagedItems<Item> {
+        items(
+            type, from: start, variables: variables.mapValues(\.templateValue), includes: includes, decoder: decoder,
+            options: options)
+    }
+
     /// Enumerates a paginated collection's items starting at `url`.
     public func items<Item: Decodable>(
         _ type: Item.Type, from url: URL, includes: [Include] = [], decoder: JSONDecoder? = nil,
@@ -471,7 +482,7 @@ struct PageWalk {
         guard !visited.contains(url.absoluteString) else {
             throw HalleyError(
                 code: .paginationCycle, url: url,
-                message: "the next link points back to a page already read: \(url.absoluteString)")
+                message: "the next link points back to a page already read")
         }
         guard visited.count < maxPages else {
             throw HalleyError(code: .limitExceeded, url: url, message: "more than \(maxPages) pages")

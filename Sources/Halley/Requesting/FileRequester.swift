@@ -66,7 +66,7 @@ public struct FileRequester: RequesterInterface, Sendable {
         HalleyError(
             code: .invalidURL, includePath: request.includePath, url: request.url,
             message:
-                "\(request.url.absoluteString) maps to \(path), outside the fixture directory \(directory.path); refused"
+                "the URL maps to \(path), outside the fixture directory \(directory.path); refused"
         )
     }
 

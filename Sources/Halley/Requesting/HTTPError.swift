@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A response whose status is not 2xx.
 ///
 /// When the body is `application/problem+json` (RFC 9457) it is parsed into ``problem``.
@@ -12,8 +16,8 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     public let url: URL
     /// The body.
     public let body: Data
-    /// The problem details object, when the body is `application/problem+json`.
-    public let problem: JSONObject?
+    /// The problem details (RFC 9457), when the body is an `application/problem+json` object.
+    public let problem: ProblemDetails?
 
     /// Creates an error from a response.
     public init(response: ResourceResponse) {
@@ -25,27 +29,36 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         if contentType.hasPrefix("application/problem+json"),
             case .object(let object)? = try? JSONValue(parsing: response.body)
         {
-            problem = object
+            problem = ProblemDetails(object)
         } else {
             problem = nil
         }
     }
 
-    /// The problem's `title`, or the start of the body, for messages.
+    /// The problem's `title` and `detail`, or the start of the body, for messages.
     public var summary: String {
-        if let problem {
-            let parts = [problem["title"]?.stringValue, problem["detail"]?.stringValue].compactMap { $0 }
-            if !parts.isEmpty { return parts.joined(separator: ": ") }
-        }
+        if let problem, !problem.description.isEmpty { return problem.description }
         let text = String(decoding: body.prefix(200), as: UTF8.self)
             .replacingOccurrences(of: "\n", with: " ")
             .trimmingCharacters(in: .whitespaces)
         return body.count > 200 ? text + "…" : text
     }
 
-    /// `HTTP 404 for <url>: <summary>`.
+    /// `HTTP 404 Not Found: <summary>`, without the URL: for messages that name it elsewhere.
+    /// A problem title that only repeats the reason phrase is left out.
+    public var statusLine: String {
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        var summary = self.summary
+        if let problem, let title = problem.title, title.caseInsensitiveCompare(reason) == .orderedSame {
+            summary = problem.detail ?? ""
+        }
+        return "HTTP \(status)" + (reason.isEmpty ? "" : " \(reason)") + (summary.isEmpty ? "" : ": \(summary)")
+    }
+
+    /// `HTTP 404 Not Found for <url>: <summary>`.
     public var description: String {
-        let summary = self.summary
-        return "HTTP \(status) for \(url.absoluteString)" + (summary.isEmpty ? "" : ": \(summary)")
+        let line = statusLine
+        guard let colon = line.range(of: ": ") else { return "\(line) for \(url.absoluteString)" }
+        return "\(line[..<colon.lowerBound]) for \(url.absoluteString)\(line[colon.lowerBound...])"
     }
 }

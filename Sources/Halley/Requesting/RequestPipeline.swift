@@ -74,7 +74,7 @@ final class RequestPipeline: Sendable {
             let pending = inFlight.get().keys.sorted()
             return HalleyError(
                 code: .timeout,
-                message: "the call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
+                message: "the whole call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
                     + (pending.isEmpty ? "" : ": " + pending.joined(separator: ", ")))
         }
     }
@@ -102,7 +102,7 @@ final class RequestPipeline: Sendable {
                 let httpError = HTTPError(response: response)
                 throw HalleyError(
                     code: .http, includePath: includePath, url: url,
-                    message: "fallback response: \(httpError.description)", underlying: httpError)
+                    message: "fallback response: \(httpError.statusLine)", underlying: httpError)
             }
             return try accept(response)
         }
@@ -233,13 +233,15 @@ final class RequestPipeline: Sendable {
                 let httpError = HTTPError(response: response)
                 let error = HalleyError(
                     code: .http, includePath: draft.includePath, url: draft.url,
-                    message: httpError.description, underlying: httpError)
+                    message: httpError.statusLine, underlying: httpError)
                 if response.status == 401, !refreshed, let refresher, isTrusted(draft.url) {
                     // Once per exchange: a second 401 after fresh credentials is the answer.
                     refreshed = true
                     try await refresh(with: refresher, after: built, error: error)
                 } else {
-                    guard tries < retries, retryPolicy.retryableStatuses.contains(response.status) else { throw error }
+                    guard tries < retries, retryPolicy.retryableStatuses.contains(response.status) else {
+                        throw error.after(attempts: attempt)
+                    }
                     let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
                     try await pause(
                         before: attempt + 1, after: tries, of: draft.url, retryAfter: retryAfter,
@@ -249,7 +251,7 @@ final class RequestPipeline: Sendable {
             case .failure(let error):
                 guard tries < retries, retryPolicy.retriesTransportErrors,
                     error.code == .transport || error.code == .timeout
-                else { throw error }
+                else { throw error.after(attempts: attempt) }
                 try await pause(
                     before: attempt + 1, after: tries, of: draft.url, retryAfter: nil, reason: error.message)
                 tries += 1
@@ -316,13 +318,13 @@ final class RequestPipeline: Sendable {
                 return .failure(
                     HalleyError(
                         code: .timeout, includePath: request.includePath, url: request.url,
-                        message: "no response in time", underlying: error))
+                        message: "the requester timed out before the per-attempt limit", underlying: error))
             }
             if let error = error as? ResponseBodyTooLargeError {
                 return .failure(
                     HalleyError(
                         code: .limitExceeded, includePath: request.includePath, url: request.url,
-                        message: error.description, underlying: error))
+                        message: "the response body is larger than \(error.limit) bytes", underlying: error))
             }
             return .failure(
                 HalleyError(
@@ -343,7 +345,7 @@ final class RequestPipeline: Sendable {
             return .failure(
                 HalleyError(
                     code: .limitExceeded, includePath: request.includePath, url: request.url,
-                    message: error.description, underlying: error))
+                    message: "the response body is larger than \(error.limit) bytes", underlying: error))
         }
         return .response(response)
     }
@@ -356,7 +358,7 @@ final class RequestPipeline: Sendable {
         return try await withTimeLimit(timeout, body) {
             HalleyError(
                 code: .timeout, includePath: request.includePath, url: request.url,
-                message: "no response within \(timeout)")
+                message: "no response within the per-attempt limit (requestTimeout) of \(timeout)")
         }
     }
 

@@ -85,6 +85,14 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         self.init(code: .invalidInclude, includePath: error.path, message: error.description, underlying: error)
     }
 
+    /// This error, saying how many attempts ran when there were several.
+    func after(attempts: Int) -> HalleyError {
+        guard attempts > 1 else { return self }
+        return HalleyError(
+            code: code, includePath: includePath, url: url, message: "\(message) (after \(attempts) attempts)",
+            underlying: underlying)
+    }
+
     /// The HTTP error, when ``code`` is ``Code/http``.
     public var httpError: HTTPError? { underlying as? HTTPError }
 

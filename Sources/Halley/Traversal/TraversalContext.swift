@@ -78,7 +78,7 @@ final class TraversalContext: Sendable {
             } catch {
                 throw HalleyError(
                     code: .invalidDocument, includePath: includePath, url: response.url,
-                    message: "invalid HAL document: \(error.description)", underlying: error)
+                    message: "invalid HAL document: \(error.location)", underlying: error)
             }
             try pipeline.validate(response, document: document, includePath: includePath)
             return document

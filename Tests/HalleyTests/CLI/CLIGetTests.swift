@@ -137,7 +137,7 @@ import Testing
         #expect(
             failures == [
                 "halley: partial: include path \"[contacts].manager\", URL \(api)/contacts/99: "
-                    + "HTTP 404 for \(api)/contacts/99: Not Found: no fixture file for this URL"
+                    + "HTTP 404 Not Found: no fixture file for this URL"
             ], "\(result)")
     }
 
@@ -150,7 +150,9 @@ import Testing
 
     @Test func missingRootDocumentExitsOne() async throws {
         let result = try await CLIRunner.fixtures("get", ["\(api)/nowhere"])
-        CLIExpect.failure(result, status: 1, containing: ["halley: HTTP 404 for \(api)/nowhere"])
+        CLIExpect.failure(
+            result, status: 1,
+            containing: ["halley: HTTP 404 Not Found: no fixture file for this URL (URL \(api)/nowhere)"])
         #expect(result.stderrLines.count == 1)
     }
 

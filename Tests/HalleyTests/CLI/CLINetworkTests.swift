@@ -73,7 +73,8 @@ import Testing
         let server = try await TestServer.shared()
         let url = server.url("/status/500").absoluteString
         let result = try await CLIRunner.run(["get", url])
-        CLIExpect.failure(result, status: 1, containing: ["HTTP 500 for \(url)", "Internal Server Error"])
+        CLIExpect.failure(
+            result, status: 1, containing: ["HTTP 500 Internal Server Error: requested /status/500 (URL \(url))"])
         #expect(result.stderrLines.count == 1)
     }
 
