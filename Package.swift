@@ -32,6 +32,12 @@ let package = Package(
             name: "HalleyMigrationSwift6Tests",
             dependencies: ["Halley"]
         ),
+        // Every Swift block of README.md and of the DocC articles, compiled (and, where it
+        // takes its manager from the reader, run); SnippetSyncTests keeps the copies verbatim.
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["Halley"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
