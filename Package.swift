@@ -32,10 +32,16 @@ let package = Package(
             name: "HalleyMigrationSwift6Tests",
             dependencies: ["Halley"]
         ),
-        // Every Swift block of README.md and of the DocC articles, compiled (and, where it
-        // takes its manager from the reader, run); SnippetSyncTests keeps the copies verbatim.
+        // Every Swift block of README.md, and of the DocC catalog, compiled (and run where it
+        // takes its manager from the reader); ReadmeSnippetTests' SnippetSyncTests holds the
+        // copies to the documents line for line. Two targets, so each document set has its
+        // own namespace for the models it declares.
         .testTarget(
-            name: "SnippetTests",
+            name: "ReadmeSnippetTests",
+            dependencies: ["Halley"]
+        ),
+        .testTarget(
+            name: "ArticleSnippetTests",
             dependencies: ["Halley"]
         ),
     ],

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The documentation's Swift blocks and the compiled copies of them in this target.
+/// The documentation's Swift blocks and their compiled copies in ReadmeSnippetTests (README.md)
+/// and ArticleSnippetTests (the DocC catalog).
 ///
-/// A compiled copy is marked in a Swift file of this target:
+/// A compiled copy is marked in a Swift file of either target:
 ///
 ///     // snippet README.md "Quick look"
 ///     ...the block's lines, at any indentation...
@@ -15,12 +16,15 @@ enum Snippets {
     /// The repository, located from this file so tests run from any working directory.
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // SnippetTests
+        .deletingLastPathComponent()  // ReadmeSnippetTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
-    /// This target's sources.
-    static let target = repository.appendingPathComponent("Tests/SnippetTests")
+    /// The targets holding compiled copies: this one (README.md) and ArticleSnippetTests (the
+    /// DocC catalog).
+    static let targets = ["Tests/ReadmeSnippetTests", "Tests/ArticleSnippetTests"].map {
+        repository.appendingPathComponent($0)
+    }
 
     /// The DocC catalog.
     static let catalog = repository.appendingPathComponent("Sources/Halley/Halley.docc")
@@ -75,10 +79,12 @@ enum Snippets {
         return copies
     }
 
-    /// Every Swift file of this target.
+    /// Every Swift file of the snippet targets.
     static func targetFiles() throws -> [URL] {
-        let enumerator = FileManager.default.enumerator(at: target, includingPropertiesForKeys: nil)
-        return (enumerator?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }
+        targets.flatMap { target in
+            let enumerator = FileManager.default.enumerator(at: target, includingPropertiesForKeys: nil)
+            return (enumerator?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "swift" }
+        }
     }
 
     /// `Quick look` for the line `// snippet README.md "Quick look"` when `document` is

@@ -10,7 +10,7 @@ func landingPageOverview() async throws {
     let manager = ResourceManager(requester: URLSessionRequester())
     let contact = try await manager.request(
         HalleyRequest<Contact>(url: "https://api.example.com/contacts/1",
-                               includeType: .contactsAndWebsiteOfContacts))
+                               includeType: .contactsWithWebsites))
     // end snippet
     _ = contact
 }

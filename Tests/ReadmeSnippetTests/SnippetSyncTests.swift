@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Every Swift block of README.md and of the DocC catalog is compiled by this target: each
-/// must have a marked copy here, equal line for line (see ``Snippets``), and every marked copy
-/// must still be in its document. Edit a block and its copy together.
+/// Every Swift block of README.md and of the DocC catalog is compiled, by this target and by
+/// ArticleSnippetTests: each must have a marked copy there, equal line for line (see
+/// ``Snippets``), and every marked copy must still be in its document. Edit a block and its
+/// copy together.
 @Suite struct SnippetSyncTests {
     /// The catalog's documents whose blocks are not compiled here, and why.
     static let uncompiledDocuments: [String: String] = [
@@ -34,7 +35,7 @@ import Testing
             for (index, block) in blocks.enumerated() where !copies.values.contains(block) {
                 Issue.record(
                     """
-                    \(document.name): Swift block \(index + 1) has no compiled copy in Tests/SnippetTests. \
+                    \(document.name): Swift block \(index + 1) has no compiled copy in Tests/ReadmeSnippetTests or Tests/ArticleSnippetTests. \
                     \(Self.closest(to: block, among: copies))
                     """)
             }
