@@ -5,7 +5,7 @@ import Testing
 /// Runs the articles' blocks that take their manager from the reader, against the sample API
 /// in `Fixtures/api` or the in-memory shop, and checks what the articles say they return.
 /// Blocks that build a `URLSessionRequester` are compiled, not run.
-@Suite struct ArticleSnippetTests {
+@Suite(.serialized) struct ArticleSnippetTests {
     let fixtures = ArticleAPIs.fixtureManager()
 
     // MARK: Getting started

@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the README's blocks that take their manager from the reader, against SampleAPI. (The
 /// quick look and typed-model blocks build a `URLSessionRequester`: compiling them is the test.)
-@Suite struct ReadmeSnippetTests {
+@Suite(.serialized) struct ReadmeSnippetTests {
     @Test func theTypedModelsIncludeListIsTheStringList() throws {
         let plan = try Contact.IncludeType.contactsAndWebsiteOfContacts.includePlan()
         #expect(plan == (try IncludePlan(["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"])))
