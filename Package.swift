@@ -32,6 +32,18 @@ let package = Package(
             name: "HalleyMigrationSwift6Tests",
             dependencies: ["Halley"]
         ),
+        // Every Swift block of README.md, and of the DocC catalog, compiled (and run where it
+        // takes its manager from the reader); ReadmeSnippetTests' SnippetSyncTests holds the
+        // copies to the documents line for line. Two targets, so each document set has its
+        // own namespace for the models it declares.
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: ["Halley"]
+        ),
+        .testTarget(
+            name: "ArticleSnippetTests",
+            dependencies: ["Halley"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@ import Foundation
 ///                                        variables: ["size": 20], includes: ["website"]) {
 ///     print(contact.name)
 /// }
-/// let firstTen = try await Array(manager.items(Contact.self, from: url).prefix(10))
+/// let firstTen = try await manager.items(Contact.self, from: url).limited(toItems: 10).collect()
 /// let tenth = try await manager.items(Contact.self, from: url).item(at: 9)
 /// ```
 ///
@@ -435,6 +435,8 @@ extension ResourceManager {
     ///     a template with a page variable makes pages addressable for random access).
     ///   - variables: Variables for the template (and every templated link followed).
     ///   - includes: Relationships merged into each item.
+    ///   - decoder: Decodes the items; `nil` uses the manager's ``ResourceManager/Configuration/decoder``.
+    ///   - options: Options for every page's call.
     public func items<Item: Decodable>(
         _ type: Item.Type, from start: String, variables: [String: TemplateValue] = [:], includes: [Include] = [],
         decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()

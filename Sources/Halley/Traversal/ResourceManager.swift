@@ -31,11 +31,11 @@ public struct ResourceManager: Sendable {
             return policy
         }()
         /// A provider of variables (values and closures) consulted at the start of each call,
-        /// below ``variables``: ``TemplateVariableProvider/shared`` by default, so values set
+        /// below ``RequestPolicy/variables``: ``TemplateVariableProvider/shared`` by default, so values set
         /// on it (or on the original Halley's `DefaultTemplateHandler.shared`) reach every
         /// manager, as in Halley. `nil` for a manager that ignores them.
         public var templateVariables: TemplateVariableProvider? = .shared
-        /// Headers computed for every attempt of every request (tokens), after ``headers``:
+        /// Headers computed for every attempt of every request (tokens), after ``RequestPolicy/headers``:
         /// a retry asks again, so it never re-sends a token that was refreshed meanwhile.
         public var headerProvider: HeaderProvider?
         /// Refreshes credentials when a trusted origin answers `401`: it runs once however
