@@ -120,7 +120,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
+    private func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
         guard let scheme = url.scheme?.lowercased(), requester.supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,

@@ -52,7 +52,6 @@ final class TraversalContext: Sendable {
 
     /// The document at `url`, requested at most once per call.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
-        try pipeline.checkScheme(url, includePath: includePath)
         let key = url.absoluteString
         if let document = try await table.join(key, url: url, includePath: includePath) {
             return document
