@@ -74,7 +74,7 @@ enum FormSubmission {
         -> [(name: String, value: JSONValue)]
     {
         form.properties.compactMap { property in
-            let given = property.readOnly ? nil : provided[property.name].flatMap { $0.isNull ? nil : $0 }
+            let given = property.readOnly ? nil : provided[property.name]?.unlessNull
             guard let value = given ?? defaults[property.name] else { return nil }
             return (property.name, value)
         }

@@ -17,7 +17,7 @@ struct FormValidator {
     func failures(provided: [String: JSONValue], defaults: [String: JSONValue]) -> [Failure] {
         var failures: [Failure] = []
         for property in form.properties {
-            let given = provided[property.name].flatMap { $0.isNull ? nil : $0 }
+            let given = provided[property.name]?.unlessNull
             let fallback = defaults[property.name]
             if property.readOnly {
                 if let given, !Self.same(given, fallback) {
@@ -446,4 +446,13 @@ struct FormatCheck {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension JSONValue {
+    /// The value, or `nil` for `null`: in forms, `null` is no value. (A closure returning
+    /// `nil` for a `JSONValue` would make `.null`, since `JSONValue` is `ExpressibleByNilLiteral`.)
+    var unlessNull: JSONValue? {
+        if case .null = self { return nil }
+        return self
+    }
 }

@@ -72,7 +72,7 @@ public struct HALFormProperty: Sendable, Hashable {
         required = try reader.bool("required") ?? false
         readOnly = try reader.bool("readOnly") ?? false
         templated = try reader.bool("templated") ?? false
-        value = json["value"].flatMap { $0.isNull ? nil : $0 }
+        value = json["value"]?.unlessNull
         // The spec: an empty regex is ignored.
         regex = try reader.string("regex").flatMap { $0.isEmpty ? nil : $0 }
         min = try reader.number("min")
