@@ -99,6 +99,27 @@ public struct HALForm: Sendable, Hashable {
         properties.first { $0.name == name }
     }
 
+    /// Where the template sends its request from `resource`: its ``target`` (a URI template
+    /// expanded with `variables`) resolved against the resource, else the resource's `self`
+    /// link, else (for a resource that was not embedded) the URL it came from, as the spec
+    /// says a missing `self` stands for. `GET`, `HEAD` and `DELETE` add the values to it.
+    ///
+    /// ```swift
+    /// let order = try HALResource(
+    ///     json: ["_links": ["self": ["href": "/orders/7"]], "_templates": ["default": ["method": "put"]]],
+    ///     url: URL(string: "https://shop.example.com/orders/7"))
+    /// try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
+    /// ```
+    ///
+    /// - Throws: ``HalleyError``: ``HalleyError/Code/invalidURL`` or
+    ///   ``HalleyError/Code/invalidTemplate`` for an unusable target,
+    ///   ``HalleyError/Code/missingRelation`` for an embedded resource with neither.
+    public func targetURL(in resource: HALResource, variables: [String: TemplateValue] = [:]) throws(HalleyError)
+        -> URL
+    {
+        try FormSubmission.target(of: self, in: resource, variables: variables)
+    }
+
     /// Whether the request carries the values in the URL's query (`GET`, `HEAD`, `DELETE`, as
     /// the spec says) rather than in a body.
     public var sendsValuesInQuery: Bool {
@@ -261,8 +282,17 @@ extension HALForms: Codable {
 }
 
 extension HALResource {
-    /// The required template `key`, or the error a caller acting on it should see.
-    func form(_ key: String) throws(HalleyError) -> HALForm {
+    /// The template `key`, or an error saying why it is not there: for callers that need it.
+    ///
+    /// ```swift
+    /// let edit = try order.form("default")   // or order.forms["default"] for an optional
+    /// ```
+    ///
+    /// - Throws: ``HalleyError``: ``HalleyError/Code/missingForm`` listing the keys there are
+    ///   (and hinting at ``CallOptions/acceptsForms`` when there are none);
+    ///   ``HalleyError/Code/invalidDocument`` with the recorded problem when the template was
+    ///   left out as malformed.
+    public func form(_ key: String) throws(HalleyError) -> HALForm {
         if let form = forms[key] { return form }
         if let problem = forms.problems(for: key).first {
             throw HalleyError(
