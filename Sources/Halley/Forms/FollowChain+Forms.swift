@@ -6,7 +6,8 @@ extension FollowChain {
     /// ```swift
     /// let orders = manager.entry("https://api.example.com/").follow("orders")
     /// let create = try await orders.form("default").get()          // the HALForm
-    /// try await orders.form("default").submit(values: ["item": "book", "quantity": 2])
+    /// let created = try await orders.form("default").submit(values: ["item": "book", "quantity": 2])
+    /// created.location                                            // where the new order lives
     /// ```
     ///
     /// The chain runs with ``CallOptions/acceptsForms`` set, so every hop asks for

@@ -95,6 +95,11 @@ public struct HALForm: Sendable, Hashable {
     }
 
     /// The first property named `name`.
+    ///
+    /// ```swift
+    /// let form = try HALForm(key: "default", json: ["method": "put", "properties": [["name": "role", "required": true]]])
+    /// form.property(named: "role")?.required   // Optional(true)
+    /// ```
     public func property(named name: String) -> HALFormProperty? {
         properties.first { $0.name == name }
     }
@@ -108,7 +113,7 @@ public struct HALForm: Sendable, Hashable {
     /// let order = try HALResource(
     ///     json: ["_links": ["self": ["href": "/orders/7"]], "_templates": ["default": ["method": "put"]]],
     ///     url: URL(string: "https://shop.example.com/orders/7"))
-    /// try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
+    /// let url = try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
     /// ```
     ///
     /// - Throws: ``HalleyError``: ``HalleyError/Code/invalidURL`` or
@@ -122,6 +127,10 @@ public struct HALForm: Sendable, Hashable {
 
     /// Whether the request carries the values in the URL's query (`GET`, `HEAD`, `DELETE`, as
     /// the spec says) rather than in a body.
+    ///
+    /// ```swift
+    /// try HALForm(key: "search", json: ["method": "get"]).sendsValuesInQuery   // true
+    /// ```
     public var sendsValuesInQuery: Bool {
         method == .get || method == .head || method == .delete
     }

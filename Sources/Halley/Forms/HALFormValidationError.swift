@@ -3,7 +3,8 @@
 ///
 /// ```swift
 /// do {
-///     try await manager.submit(form, of: order, values: ["quantity": 12])
+///     let updated = try await manager.submit(form, of: order, values: ["quantity": 12])
+///     print(updated.status)
 /// } catch let error as HalleyError where error.code == .formValidation {
 ///     for failure in error.formValidationError?.failures ?? [] {
 ///         print(failure.property, failure.rule, failure.message)   // quantity max 12 is more than the maximum 10

@@ -75,7 +75,8 @@ extension ResourceManager {
     /// ```swift
     /// struct NewOrder: Encodable { let item: String; let quantity: Int }
     /// let orders = try await manager.document(at: ordersURL, options: formsOptions)
-    /// try await manager.submit(orders.forms.default!, of: orders, value: NewOrder(item: "book", quantity: 2))
+    /// let created = try await manager.submit(orders.forms.default!, of: orders, value: NewOrder(item: "book", quantity: 2))
+    /// created.status   // 201
     /// ```
     ///
     /// - Throws: The encoder's error, an `EncodingError` when the value does not encode as a
@@ -204,7 +205,7 @@ extension HALForm {
     ///
     /// ```swift
     /// do { try form.validate(["quantity": 12]) }
-    /// catch { error.failures.map(\.rule) }   // [.max]
+    /// catch { print(error.failures.map(\.rule)) }   // [max]
     /// ```
     ///
     /// - Parameter variables: Expand templated default values.

@@ -23,6 +23,12 @@ public struct HALResource: Sendable, Hashable {
     /// The HAL-FORMS templates in `_templates`: what the client can do here. Servers such as
     /// Spring HATEOAS write them only when asked for `application/prs.hal-forms+json` (see
     /// ``CallOptions/acceptsForms``); empty otherwise.
+    ///
+    /// ```swift
+    /// let order = try HALResource(json: ["_templates": ["default": ["method": "delete"]]])
+    /// order.forms.default?.method   // DELETE
+    /// order.forms.keys              // ["default"]
+    /// ```
     public let forms: HALForms
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
