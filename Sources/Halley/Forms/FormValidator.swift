@@ -87,7 +87,13 @@ struct FormValidator {
                 return needsText
                     ? [failure(.type, "is \(Self.article(item)), but this property's constraints check text")] : []
             }
-            return [failure(.contentType, "\(Self.article(item)) cannot be written as \(form.contentType)")]
+            let medium: String
+            if case .query = encoding {
+                medium = "in the URL's query (\(form.method))"
+            } else {
+                medium = "as \(form.contentType)"
+            }
+            return [failure(.contentType, "\(Self.article(item)) cannot be written \(medium)")]
         }
         var failures: [Failure] = []
         let number = FormNumber(item)

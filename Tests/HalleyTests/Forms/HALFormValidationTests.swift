@@ -169,6 +169,13 @@ import Testing
         #expect(
             try rules(["name": "p"], [["a": 1]], contentType: "application/x-www-form-urlencoded") == [.contentType])
         #expect(try rules(["name": "p"], ["x", "y"], contentType: "application/x-www-form-urlencoded") == [])
+        let search = try HALForm(key: "search", json: ["method": "get", "properties": [["name": "where"]]])
+        #expect {
+            try search.validate(["where": ["lat": 1, "lon": 2]])
+        } throws: { error in
+            guard let failure = (error as? HALFormValidationError)?.failures.first else { return false }
+            return failure.rule == .contentType && failure.message == "an object cannot be written in the URL's query (GET)"
+        }
     }
 
     @Test func everyFailingPropertyIsListedAtOnceWithItsRule() throws {
