@@ -174,7 +174,8 @@ import Testing
             try search.validate(["where": ["lat": 1, "lon": 2]])
         } throws: { error in
             guard let failure = (error as? HALFormValidationError)?.failures.first else { return false }
-            return failure.rule == .contentType && failure.message == "an object cannot be written in the URL's query (GET)"
+            return failure.rule == .contentType
+                && failure.message == "an object cannot be written in the URL's query (GET)"
         }
     }
 
