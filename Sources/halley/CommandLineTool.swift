@@ -19,6 +19,10 @@ enum CommandLineTool {
                 return try await LinksCommand(arguments: links).run(console: console)
             case .expand(let expand):
                 return try ExpandCommand(arguments: expand).run(console: console)
+            case .forms(let forms):
+                return try await FormsCommand(arguments: forms).run(console: console)
+            case .submit(let submit):
+                return try await SubmitCommand(arguments: submit).run(console: console)
             }
         } catch {
             let (code, message) = ErrorReport.describe(error)

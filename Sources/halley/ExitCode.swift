@@ -10,7 +10,7 @@ enum ExitCode: Int32 {
     /// The command line is wrong: unknown command or option, missing or malformed value.
     case usage = 2
     /// The input is unusable: not JSON, not a HAL object, a malformed link, a bad URI
-    /// template or URL, a bad include path.
+    /// template or URL, a bad include path, a missing or unusable form, values a form rejects.
     case invalidInput = 3
 }
 
@@ -39,7 +39,7 @@ enum ErrorReport {
         case .http, .transport, .limitExceeded:
             return .failure
         case .invalidDocument, .malformedLink, .invalidTemplate, .invalidURL, .unsupportedScheme, .invalidInclude,
-            .ambiguousRelation, .decoding, .missingRelation:
+            .ambiguousRelation, .decoding, .missingRelation, .missingForm, .formValidation, .unsupportedContentType:
             return .invalidInput
         default:
             return .failure

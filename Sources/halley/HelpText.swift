@@ -10,6 +10,8 @@ enum HelpText {
         case "get": return get
         case "links": return links
         case "expand": return expand
+        case "forms": return forms
+        case "submit": return submit
         default: return overview
         }
     }
@@ -22,6 +24,8 @@ enum HelpText {
           halley get <url-or-template> [options]   fetch a resource and its relationships, print JSON
           halley links <url> [options]             print a resource's links as a table
           halley expand TEMPLATE [--var N=V]...    expand an RFC 6570 URI template
+          halley forms <url> [options]             print a resource's HAL-FORMS templates
+          halley submit <url> [--field N=V]...     check values against a template and send them
           halley help [COMMAND] | --help | --version
 
         Run 'halley COMMAND --help' for a command's options.
@@ -40,13 +44,15 @@ enum HelpText {
           1  HTTP or network failure, including a failed relationship without --allow-partial
           2  usage error: unknown command or option, missing or malformed value
           3  invalid input: not JSON, not a HAL object, bad link, bad URI template or URL,
-             unsupported scheme, bad include path
+             unsupported scheme, bad include path, missing or unusable template, values a
+             template rejects
 
           Library error (HalleyError.code)                           exit
           http, transport, limitExceeded                              1
           invalidDocument, malformedLink, invalidTemplate, invalidURL,
           unsupportedScheme, invalidInclude, ambiguousRelation,
-          decoding, missingRelation                                   3
+          decoding, missingRelation, missingForm, formValidation,
+          unsupportedContentType                                      3
           any other code                                              1
 
         Errors are one line on stderr starting with "halley: ".
@@ -138,6 +144,86 @@ enum HelpText {
           --header "Name: Value"  a request header; repeatable
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
           -h, --help              show this help
+
+        \(exitStatus)
+        """
+
+    /// `halley forms --help`, with the layout scripts read.
+    static let forms = """
+        USAGE
+          halley forms <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
+
+        Fetches one document asking for HAL-FORMS (Accept: application/prs.hal-forms+json,
+        application/hal+json) and prints each template of its _templates, "default" first:
+        a heading line, then a table of its properties (a header row and one row per
+        property in document order); templates are separated by an empty line.
+          KEY: METHOD TARGET (CARRIER) "TITLE"
+          NAME  PROMPT  TYPE  REQUIRED  READONLY  VALUE  CONSTRAINTS  OPTIONS
+        TARGET is the absolute URL the template sends to (its target, else the resource's
+        self link); CARRIER is "query" for GET, HEAD and DELETE, else the content type of
+        the body; the title is left out when there is none. REQUIRED and READONLY are "yes"
+        or "no"; VALUE is the default value. CONSTRAINTS lists regex=, minLength=,
+        maxLength=, min=, max=, step=, then the display hints placeholder="...", cols=,
+        rows= and "templated". OPTIONS lists inline values (VALUE=PROMPT when the prompt
+        differs) or "link HREF", then "selected ..." and "items MIN..MAX". "-" marks an
+        absent value; control characters show as \\uXXXX.
+        Malformed templates are skipped and listed on stderr
+          halley: warning: malformed template skipped: MESSAGE at JSON-PATH in URL
+        and a document without templates gets
+          halley: note: URL has no HAL-FORMS templates (_templates)
+        with exit status 0 in both cases.
+
+        OPTIONS
+          --var NAME=VALUE        expands a templated <url> and templated targets; repeatable
+          --header "Name: Value"  a request header; repeatable
+          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+          -h, --help              show this help
+
+        EXAMPLE
+          halley forms https://api.example.com/orders/7
+
+        \(exitStatus)
+        """
+
+    /// `halley submit --help`: how values are typed and what a rejection prints.
+    static let submit = """
+        USAGE
+          halley submit <url> [--form KEY] [--field NAME=VALUE]... [--var NAME=VALUE]...
+                        [--header "Name: Value"]... [--allow-origin ORIGIN]... [--fixtures DIR]
+
+        Fetches <url> asking for HAL-FORMS, fills the template KEY ("default" unless --form
+        says) with the --field values, checks every value against the template (required,
+        readOnly, regex, lengths, min/max/step, type formats, options, item counts, names
+        the template does not declare), and only then sends the request with the template's
+        method and content type: JSON or form-encoded bodies, or the query for GET, HEAD and
+        DELETE. Properties without a --field send their default value.
+
+        Values are text, except: a number or range property's value that reads as a number
+        is sent as a JSON number, a checkbox's "true"/"false" as a Boolean. Repeat --field
+        with the same NAME to send a list (a property whose options allow several items
+        always gets a list).
+
+        On success the response body is printed on stdout (JSON pretty-printed with sorted
+        keys) and one line on stderr:
+          halley: note: submitted template "KEY": URL answered STATUS[, Location URL]
+        When values break the template, nothing is sent: one line per failure, then the
+        error, and exit status 3:
+          halley: invalid: NAME: MESSAGE (RULE)
+          halley: N values do not satisfy template "KEY" (NAMES); nothing was sent
+
+        OPTIONS
+          --form KEY              the template to submit (default: "default")
+          --field NAME=VALUE      a value; repeatable, a repeated NAME makes a list
+          --var NAME=VALUE        expands a templated <url>, templated targets and default
+                                  values; repeatable
+          --header "Name: Value"  a request header; repeatable. Sent to <url>'s origin and the
+                                  --allow-origin ones only, not to a target elsewhere
+          --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
+          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+          -h, --help              show this help
+
+        EXAMPLE
+          halley submit https://api.example.com/orders --field item=book --field quantity=2
 
         \(exitStatus)
         """

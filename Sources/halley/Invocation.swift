@@ -13,9 +13,13 @@ enum Invocation {
     case links(LinksArguments)
     /// `expand TEMPLATE ...`.
     case expand(ExpandArguments)
+    /// `forms URL ...`.
+    case forms(FormsArguments)
+    /// `submit URL ...`.
+    case submit(SubmitArguments)
 
     /// The commands, for help and typo hints.
-    static let commands = ["get", "links", "expand"]
+    static let commands = ["get", "links", "expand", "forms", "submit"]
 
     /// Options of each command. `--help` is handled before scanning, so it is not listed.
     static let options: [String: [OptionSpec]] = [
@@ -39,6 +43,19 @@ enum Invocation {
         "expand": [
             OptionSpec(name: "--var", kind: .repeatable)
         ],
+        "forms": [
+            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--header", kind: .repeatable),
+            OptionSpec(name: "--fixtures", kind: .single),
+        ],
+        "submit": [
+            OptionSpec(name: "--form", kind: .single),
+            OptionSpec(name: "--field", kind: .repeatable),
+            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--header", kind: .repeatable),
+            OptionSpec(name: "--allow-origin", kind: .repeatable),
+            OptionSpec(name: "--fixtures", kind: .single),
+        ],
     ]
 
     /// Interprets the arguments after the program name.
@@ -47,7 +64,8 @@ enum Invocation {
     static func parse(_ arguments: [String]) throws(ToolError) -> Invocation {
         guard let first = arguments.first else {
             throw ToolError(
-                exitCode: .usage, message: "missing command; usage: halley get|links|expand ... (see 'halley --help')")
+                exitCode: .usage,
+                message: "missing command; usage: halley get|links|expand|forms|submit ... (see 'halley --help')")
         }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -60,7 +78,7 @@ enum Invocation {
             guard let topic = rest.first else { return .help(command: nil) }
             guard commands.contains(topic), rest.count == 1 else { throw unknownCommand(topic) }
             return .help(command: topic)
-        case "get", "links", "expand":
+        case "get", "links", "expand", "forms", "submit":
             // Help wins over any other mistake on the line, as users reach for it when lost.
             let end = rest.firstIndex(of: "--") ?? rest.endIndex
             if rest[..<end].contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -70,6 +88,8 @@ enum Invocation {
             switch first {
             case "get": return .get(try GetArguments(scanned))
             case "links": return .links(try LinksArguments(scanned))
+            case "forms": return .forms(try FormsArguments(scanned))
+            case "submit": return .submit(try SubmitArguments(scanned))
             default: return .expand(try ExpandArguments(scanned))
             }
         default:
@@ -98,7 +118,8 @@ enum Invocation {
     }
 }
 
-/// The options `get` and `links` share: where to fetch from and what to send.
+/// The options the fetching commands (`get`, `links`, `forms`, `submit`) share: where to
+/// fetch from and what to send.
 struct RequestArguments {
     /// The root URL or URI template, as given.
     let target: String
@@ -173,6 +194,42 @@ struct LinksArguments {
     /// Checks `links`'s options.
     init(_ scanned: ScannedArguments) throws(ToolError) {
         request = try RequestArguments(scanned, command: "links", operandName: "URL")
+    }
+}
+
+/// `halley forms`.
+struct FormsArguments {
+    /// Where to fetch from and what to send.
+    let request: RequestArguments
+
+    /// Checks `forms`'s options.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        request = try RequestArguments(scanned, command: "forms", operandName: "URL")
+    }
+}
+
+/// `halley submit`.
+struct SubmitArguments {
+    /// Where to fetch the resource from and what to send.
+    let request: RequestArguments
+    /// `--form`: the template's key, `default` unless given.
+    let form: String
+    /// `--field NAME=VALUE` pairs, in order; a repeated name makes a list.
+    let fields: [(name: String, value: String)]
+
+    /// Checks `submit`'s options; the values are checked against the template later.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        request = try RequestArguments(scanned, command: "submit", operandName: "URL")
+        form = scanned.value("--form") ?? "default"
+        guard !form.isEmpty else { throw ToolError.usage("--form needs a template key", command: "submit") }
+        var fields: [(name: String, value: String)] = []
+        for pair in scanned.all("--field") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw ToolError.usage("--field \"\(pair)\" is not NAME=VALUE", command: "submit")
+            }
+            fields.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+        }
+        self.fields = fields
     }
 }
 

@@ -16,7 +16,7 @@ struct LinksCommand {
         let session = try Session(arguments.request)
         let resource = try await session.manager.document(at: session.rootURL, options: session.options)
         console.out(TextTable.render(header: Self.header, rows: Self.rows(of: resource.links)))
-        for problem in resource.problems {
+        for problem in resource.problems where !FormsCommand.isTemplateProblem(problem) {
             console.error("warning: malformed link skipped: \(problem.description)")
         }
         return .success

@@ -1,8 +1,8 @@
 import Foundation
 import Halley
 
-/// The manager, the call options and the root URL a `get` or `links` run uses, built from
-/// the command line.
+/// The manager, the call options and the root URL a command uses, built from the command
+/// line.
 struct Session {
     /// Sends requests through the network or the fixture files.
     let manager: ResourceManager
@@ -18,11 +18,13 @@ struct Session {
     ///   - maxConcurrency: `--max-concurrency`; the library default when `nil`.
     ///   - preference: Embedded first (default) or links first.
     ///   - observer: Receives the traversal's events.
+    ///   - acceptsForms: Ask for HAL-FORMS (`forms`, `submit`).
     /// - Throws: ``URITemplateError`` for a bad root template, ``ToolError`` for a root that
     ///   is not an absolute URL (both exit 3).
     init(
         _ request: RequestArguments, maxConcurrency: Int? = nil,
-        preference: CallOptions.Preference = .embedded, observer: TraversalObserver? = nil
+        preference: CallOptions.Preference = .embedded, observer: TraversalObserver? = nil,
+        acceptsForms: Bool = false
     ) throws {
         rootURL = try Session.rootURL(request.target, variables: request.variables)
 
@@ -38,6 +40,7 @@ struct Session {
         options.maxConcurrency = maxConcurrency
         options.preference = preference
         options.observer = observer
+        options.acceptsForms = acceptsForms
         self.options = options
 
         let requester: any RequesterInterface & Sendable

@@ -26,16 +26,24 @@ extension ResourceManager {
         try await send(method, to: url, body: body, through: pipeline(trusting: trustRoot, options: options))
     }
 
-    /// Sends through a pipeline already made for the call.
+    /// Sends through a pipeline already made for the call, within the call's deadline.
     private func send(_ method: HTTPMethod, to url: URL, body: RequestBody, through pipeline: RequestPipeline)
         async throws -> ActionResponse
     {
         try await pipeline.withinDeadline {
-            try await pipeline.perform(url, method: method, body: body, includePath: nil) {
-                (response) throws(HalleyError) in
-                try pipeline.validate(response, document: nil, includePath: nil)
-                return ActionResponse(response: response)
-            }
+            try await act(method, to: url, body: body, through: pipeline)
+        }
+    }
+
+    /// The one way an action is sent (`send`, follow chains, form submissions): the call's
+    /// pipeline, the validators, an ``ActionResponse``. The caller runs it within the deadline.
+    func act(_ method: HTTPMethod, to url: URL, body: RequestBody, through pipeline: RequestPipeline)
+        async throws -> ActionResponse
+    {
+        try await pipeline.perform(url, method: method, body: body, includePath: nil) {
+            (response) throws(HalleyError) in
+            try pipeline.validate(response, document: nil, includePath: nil)
+            return ActionResponse(response: response)
         }
     }
 

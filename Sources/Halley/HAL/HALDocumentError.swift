@@ -40,6 +40,17 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         public static let templatedNotBoolean = Code(rawValue: "templatedNotBoolean")
         /// A link's `type`, `name`, `title`, `profile`, `hreflang` or `deprecation` is not a string.
         public static let linkPropertyNotString = Code(rawValue: "linkPropertyNotString")
+        /// `_templates` (HAL-FORMS) is not an object.
+        public static let templatesNotObject = Code(rawValue: "templatesNotObject")
+        /// A template in `_templates` is not an object.
+        public static let templateNotObject = Code(rawValue: "templateNotObject")
+        /// A template has no `method`.
+        public static let missingMethod = Code(rawValue: "missingMethod")
+        /// A template property has no `name`, or an empty one.
+        public static let missingPropertyName = Code(rawValue: "missingPropertyName")
+        /// A member of a template, a property or its options has the wrong type or an
+        /// impossible value (`required: "yes"`, `min: "3"`, `step: 0`, `maxLength: -1`).
+        public static let invalidFormMember = Code(rawValue: "invalidFormMember")
         /// The code's name.
         public var description: String { rawValue }
     }
@@ -60,6 +71,9 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     /// The `name` of a malformed link, when it has a string one. Selecting a link by name
     /// (`rel@name`) skips malformed siblings and fails only on the link it selects.
     public internal(set) var linkName: String?
+    /// The key of a malformed HAL-FORMS template (`default`, `updateEmployee`); `nil` for
+    /// link problems and for an `_templates` that is not an object.
+    public internal(set) var templateKey: String?
 
     /// Creates an error.
     public init(code: Code, path: String, message: String, url: URL? = nil, jsonError: JSONParsingError? = nil) {
@@ -99,6 +113,7 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         var copy = HALDocumentError(code: code, path: path, message: message, url: url, jsonError: jsonError)
         copy.relation = relation
         copy.linkName = linkName
+        copy.templateKey = templateKey
         return copy
     }
 }

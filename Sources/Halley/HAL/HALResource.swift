@@ -11,7 +11,8 @@ import Foundation
 /// ```
 ///
 /// `_links` and `_embedded` are the only reserved names (HAL draft, section 4); any other
-/// member, underscore or not, is state.
+/// member, underscore or not, is state. HAL-FORMS `_templates` are read into ``forms`` and
+/// stay in the state as written.
 public struct HALResource: Sendable, Hashable {
     /// The resource object as written, `_links` and `_embedded` included.
     public let json: JSONObject
@@ -19,6 +20,16 @@ public struct HALResource: Sendable, Hashable {
     public let links: Links
     /// The resources in `_embedded`.
     public let embedded: EmbeddedResources
+    /// The HAL-FORMS templates in `_templates`: what the client can do here. Servers such as
+    /// Spring HATEOAS write them only when asked for `application/prs.hal-forms+json` (see
+    /// ``CallOptions/acceptsForms``); empty otherwise.
+    ///
+    /// ```swift
+    /// let order = try HALResource(json: ["_templates": ["default": ["method": "delete"]]])
+    /// order.forms.default?.method   // DELETE
+    /// order.forms.keys              // ["default"]
+    /// ```
+    public let forms: HALForms
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
@@ -27,6 +38,9 @@ public struct HALResource: Sendable, Hashable {
     /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
     /// most embedded resources never resolve anything.
     private let base: URL?
+    /// Whether this resource came from another's `_embedded` (its ``baseURL`` may then be the
+    /// embedding resource's).
+    let isEmbedded: Bool
 
     /// Parses a HAL document.
     ///
@@ -81,6 +95,14 @@ public struct HALResource: Sendable, Hashable {
                 code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
                 message: "_links is a \(other.kindName), not an object")
         }
+        switch object["_templates"] {
+        case nil, .null?:
+            forms = HALForms()
+        case let templates?:
+            forms = try HALForms(
+                templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
+        }
+        isEmbedded = path != "$"
         var base = baseURL
         if let selfLink = links.selfLink, !selfLink.isTemplated,
             let selfURL = URL(string: selfLink.href, relativeTo: baseURL), selfURL.scheme != nil
@@ -110,10 +132,12 @@ public struct HALResource: Sendable, Hashable {
         return state
     }
 
-    /// Every malformed link left out of this resource and the resources it embeds, and every
-    /// `_embedded` relation that holds plain values rather than resources.
+    /// Every malformed link and HAL-FORMS template left out of this resource and the
+    /// resources it embeds, and every `_embedded` relation that holds plain values rather than
+    /// resources.
     public var problems: [HALDocumentError] {
-        links.problems + embedded.problems + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }
+        links.problems + forms.problems + embedded.problems
+            + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }
     }
 
     /// The absolute URL of a non-templated link, resolved against ``baseURL`` (RFC 3986,
@@ -283,6 +307,7 @@ extension HALResource: CustomStringConvertible {
                 "embedded "
                     + embedded.entries.map { counted($0.rel.rawValue, $0.resources.count) }.joined(separator: ", "))
         }
+        if !forms.isEmpty { parts.append("forms " + forms.keys.joined(separator: ", ")) }
         let place = baseURL?.absoluteString ?? "(no URL)"
         return "HAL resource \(place)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: "; "))
     }

@@ -28,7 +28,14 @@ final class RequestPipeline: Sendable {
     private let semaphore: AsyncSemaphore
     private let inFlight = LockedValue<[String: Int]>([:])
 
+    /// `Accept` for plain HAL.
     static let accept = "application/hal+json, application/json;q=0.9, */*;q=0.1"
+    /// `Accept` when the call asks for HAL-FORMS (``RequestPolicy/acceptsForms``): HAL-FORMS
+    /// first, plain HAL as good (a server without forms still answers), then the rest.
+    static let formsAccept = "application/prs.hal-forms+json, " + accept
+
+    /// The one `Accept` rule: every request of a call, traversal, action or form, gets it here.
+    static func accept(forms: Bool) -> String { forms ? formsAccept : accept }
 
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
@@ -157,7 +164,7 @@ final class RequestPipeline: Sendable {
         request.credentialHeaders = credentialHeaders
         request.trustedOrigins = trustedOrigins
         request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = Self.accept
+        request.headers["Accept"] = Self.accept(forms: policy.acceptsForms == true)
         var fields = headers
         if let headerProvider {
             do {

@@ -31,7 +31,7 @@ public typealias ResponseFallback =
 /// | overlay | ``headers``, ``variables`` | wins name by name |
 /// | union | ``credentialHeaders``, ``allowedOrigins`` | adds to the manager's |
 /// | chain | ``observer``, ``configureRequest``, ``validator`` | runs after the manager's |
-/// | replace | ``retryPolicy``, ``requestTimeout``, ``fallback``, ``maxConcurrency`` | replaces the manager's when set |
+/// | replace | ``retryPolicy``, ``requestTimeout``, ``fallback``, ``maxConcurrency``, ``acceptsForms`` | replaces the manager's when set |
 ///
 /// ```swift
 /// var manager = RequestPolicy()
@@ -65,6 +65,17 @@ public struct RequestPolicy: Sendable {
     public var fallback: ResponseFallback?
     /// The most requests in flight at once; `nil`: not set here.
     public var maxConcurrency: Int?
+    /// Whether requests ask for HAL-FORMS: `true` sends `Accept: application/prs.hal-forms+json,
+    /// application/hal+json, …`, so servers such as Spring HATEOAS add `_templates` (see
+    /// ``HALResource/forms``); `false` or `nil` (not set anywhere) asks for plain HAL.
+    ///
+    /// ```swift
+    /// var options = CallOptions()
+    /// options.acceptsForms = true
+    /// let order = try await manager.document(at: orderURL, options: options)
+    /// order.forms.default?.method   // PUT
+    /// ```
+    public var acceptsForms: Bool?
 
     /// An empty policy: nothing set.
     public init() {}
@@ -104,6 +115,7 @@ public struct RequestPolicy: Sendable {
         merged.requestTimeout = call.requestTimeout ?? requestTimeout
         merged.fallback = call.fallback ?? fallback
         merged.maxConcurrency = call.maxConcurrency ?? maxConcurrency
+        merged.acceptsForms = call.acceptsForms ?? acceptsForms
         return merged
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// What a requester is asked to send.
 ///
-/// The engine builds one per URL it fetches: `GET`, `Accept: application/hal+json`, the
+/// The engine builds one per URL it fetches: `GET`, `Accept: application/hal+json` (with
+/// `application/prs.hal-forms+json` first when the call asks for forms), the
 /// caller's headers when the URL's origin may receive them, and the include path that led
 /// here (for logging and tracing; it is not sent).
 public struct ResourceRequest: Sendable, Hashable {

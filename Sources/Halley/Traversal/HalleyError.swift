@@ -53,6 +53,16 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         public static let pageMismatch = Code(rawValue: "pageMismatch")
         /// A follow chain asked for a relation the resource does not have.
         public static let missingRelation = Code(rawValue: "missingRelation")
+        /// A HAL-FORMS template asked for by key is not in the resource (the message lists
+        /// the keys it has).
+        public static let missingForm = Code(rawValue: "missingForm")
+        /// Values given to a HAL-FORMS template break its constraints; nothing was sent.
+        /// ``HalleyError/formValidationError`` lists every failing property and rule.
+        public static let formValidation = Code(rawValue: "formValidation")
+        /// A HAL-FORMS template asks for a request body in a media type Halley cannot
+        /// write (it writes `application/json`, `+json` types and
+        /// `application/x-www-form-urlencoded`); nothing was sent.
+        public static let unsupportedContentType = Code(rawValue: "unsupportedContentType")
         /// The code's name.
         public var description: String { rawValue }
     }
@@ -98,6 +108,9 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
 
     /// The document error, when ``code`` is ``Code/invalidDocument`` or ``Code/malformedLink``.
     public var documentError: HALDocumentError? { underlying as? HALDocumentError }
+
+    /// Every failing property and rule, when ``code`` is ``Code/formValidation``.
+    public var formValidationError: HALFormValidationError? { underlying as? HALFormValidationError }
 
     /// `message (include path "p", URL u)`.
     public var description: String {

@@ -38,3 +38,8 @@ extension ResponseBodyTooLargeError: LocalizedError {
     /// The ``description``: the URL and the limit.
     public var errorDescription: String? { description }
 }
+
+extension HALFormValidationError: LocalizedError {
+    /// The ``description``: the template and every failing property with its rule.
+    public var errorDescription: String? { description }
+}

@@ -18,6 +18,12 @@ Special routes:
     /echo-headers                        200 HAL document listing the request headers
     /slow?ms=N                           sleeps N ms (at most 30 s), then a small HAL document
     /link-to?url=<absolute URL>          200 HAL document whose "other" link is that URL
+    /echo[/anything]                     any method: 200 (201 with a Location for POST) HAL document
+                                         echoing the method, target, Content-Type, body and headers
+    /negotiate                           DIR/forms/negotiated.json as application/prs.hal-forms+json
+                                         when Accept asks for it, else without _templates as HAL
+    /form-to?url=<URL>                   HAL-FORMS document whose default template (POST, one "note")
+                                         targets that URL
     /huge?mb=N                           200 with an N MB body (streamed, valid JSON string)
     /endless                             200 with no Content-Length that streams forever, 64 KiB per ms
     /hang                                reads the request and never answers (up to 60 s)
@@ -25,7 +31,8 @@ Special routes:
     /_requests                           {"requests": [{"method", "path", "headers"}]}
     /_reset                              clears the request log
 
-Every request except ``/_requests`` and ``/_reset`` is recorded with its lowercased headers.
+Every request except ``/_requests`` and ``/_reset`` is recorded with its lowercased headers
+(and its body as text). POST, PUT, PATCH and DELETE are answered by ``/echo`` only (405 elsewhere).
 """
 
 import argparse
@@ -38,6 +45,7 @@ import time
 import urllib.parse
 
 HAL = "application/hal+json"
+HAL_FORMS = "application/prs.hal-forms+json"
 PROBLEM = "application/problem+json"
 
 _log_lock = threading.Lock()
@@ -47,8 +55,8 @@ _lock = threading.Lock()
 _counters = {}
 
 
-def _record(method, path, headers):
-    entry = {"method": method, "path": path, "headers": headers}
+def _record(method, path, headers, body=""):
+    entry = {"method": method, "path": path, "headers": headers, "body": body}
     with _log_lock:
         _log.append(entry)
 
@@ -108,6 +116,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_HEAD(self):
         self._dispatch(send_body=False)
 
+    def do_POST(self):
+        self._dispatch(send_body=True)
+
+    def do_PUT(self):
+        self._dispatch(send_body=True)
+
+    def do_PATCH(self):
+        self._dispatch(send_body=True)
+
+    def do_DELETE(self):
+        self._dispatch(send_body=True)
+
+    def _read_body(self):
+        try:
+            length = int(self.headers.get("Content-Length", "0") or "0")
+        except ValueError:
+            length = 0
+        return self.rfile.read(length) if length > 0 else b""
+
     # MARK: Routing
 
     def _dispatch(self, send_body):
@@ -121,12 +148,37 @@ class Handler(http.server.BaseHTTPRequestHandler):
             name = name.lower()
             headers[name] = headers[name] + ", " + value if name in headers else value
 
+        body = self._read_body()
         if path == "/_requests":
             return self._json(200, "application/json", {"requests": _snapshot()})
         if path == "/_reset":
             _clear()
             return self._json(200, "application/json", {"reset": True})
-        _record(self.command, self.path, headers)
+        text = body.decode("utf-8", "replace")
+        _record(self.command, self.path, headers, text)
+
+        if path == "/echo" or path.startswith("/echo/"):
+            echo = {"_links": {"self": {"href": path}}, "method": self.command, "target": self.path,
+                    "contentType": headers.get("content-type"), "body": text, "headers": headers}
+            if self.command == "POST":
+                return self._json(201, HAL, echo, {"Location": "/echo/created"})
+            return self._json(200, HAL, echo)
+        if self.command not in ("GET", "HEAD"):
+            return self._json(405, PROBLEM, {"title": "Method Not Allowed", "status": 405,
+                                             "detail": "only /echo takes " + self.command}, {"Allow": "GET, HEAD"})
+        if path == "/negotiate":
+            with open(os.path.join(self.root, "forms", "negotiated.json"), "rb") as file:
+                document = json.loads(file.read().decode("utf-8"))
+            if HAL_FORMS in headers.get("accept", ""):
+                return self._json(200, HAL_FORMS, document)
+            document.pop("_templates", None)
+            return self._json(200, HAL, document)
+        if path == "/form-to":
+            target = query.get("url", [""])[0]
+            return self._json(200, HAL_FORMS, {
+                "_links": {"self": {"href": "/form-to"}},
+                "_templates": {"default": {"method": "post", "target": target,
+                                           "properties": [{"name": "note", "required": True}]}}})
 
         if path == "/redirect":
             target = query.get("to", ["/"])[0]

@@ -1,0 +1,380 @@
+import Foundation
+
+/// One HAL-FORMS template: what a client can do at a resource (the method, where to send it,
+/// in which media type) and with which inputs (its ``properties``).
+///
+/// HAL tells a client where it can go; HAL-FORMS (`application/prs.hal-forms+json`, the
+/// `_templates` object) tells it what it can do there. Spring HATEOAS writes one template per
+/// affordance.
+///
+/// ```swift
+/// let body = Data(#"{"_links": {"self": {"href": "/orders/7"}}, "_templates": {"default": {"method": "put", "properties": [{"name": "quantity", "max": 10}]}}}"#.utf8)
+/// let order = try HALResource(parsing: body, url: URL(string: "https://api.example.com/orders/7"))
+/// let edit = order.forms.default!
+/// edit.method                               // PUT
+/// edit.contentType                          // "application/json"
+/// edit.property(named: "quantity")?.max     // Optional(10.0)
+/// ```
+///
+/// Read it from a resource (``HALResource/forms``), a merged result (``HALForms/init(resource:options:)``)
+/// or a model (`let _templates: HALForms?`); submit it with
+/// ``ResourceManager/submit(_:of:values:options:)``.
+public struct HALForm: Sendable, Hashable {
+    /// The template's key in `_templates`: `default` when it is the only one (the spec's
+    /// convention, which Spring HATEOAS follows), otherwise a name such as `updateEmployee`.
+    public let key: String
+    /// A human-readable title; `nil` when the template has none (show ``key`` instead).
+    public let title: String?
+    /// The HTTP method, upper-cased (Spring HATEOAS writes `put`, HTTP methods are upper
+    /// case). An empty `method` is `GET`, as the spec says.
+    public let method: HTTPMethod
+    /// Where to send the request, as written; `nil` means the resource's own `self` link.
+    public let target: String?
+    /// The media type of the request body: `application/json` when the template has none or
+    /// an empty one.
+    public let contentType: String
+    /// The inputs, in document order.
+    public let properties: [HALFormProperty]
+    /// The template object as written, including members HAL-FORMS does not define.
+    public let json: JSONObject
+
+    /// The content type used when a template names none.
+    public static let defaultContentType = "application/json"
+
+    /// Reads a template object, checking every member HAL-FORMS defines.
+    ///
+    /// ```swift
+    /// let form = try HALForm(key: "default", json: ["method": "post", "properties": [["name": "title"]]])
+    /// form.method              // POST
+    /// form.properties.count    // 1
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The template's key in `_templates`.
+    ///   - json: The template object.
+    ///   - path: Its JSON path, used in errors.
+    /// - Throws: ``HALDocumentError`` with ``HALDocumentError/Code/missingMethod``,
+    ///   ``HALDocumentError/Code/missingPropertyName`` or ``HALDocumentError/Code/invalidFormMember``
+    ///   and the JSON path of the offending member.
+    public init(key: String, json: JSONObject, path: String = "$") throws(HALDocumentError) {
+        let reader = FormMemberReader(object: json, path: path, what: "template")
+        self.key = key
+        guard let methodText = try reader.string("method") else {
+            throw HALDocumentError(code: .missingMethod, path: path, message: "template \(key) has no method")
+        }
+        let trimmed = methodText.trimmingCharacters(in: .whitespaces)
+        guard trimmed.isEmpty || trimmed.unicodeScalars.allSatisfy(FormMemberReader.isTokenCharacter) else {
+            throw reader.invalid("method", "\"\(methodText)\" is not an HTTP method")
+        }
+        method = trimmed.isEmpty ? .get : HTTPMethod(rawValue: trimmed.uppercased())
+        title = try reader.string("title")
+        target = try reader.string("target").flatMap { $0.isEmpty ? nil : $0 }
+        let contentType = try reader.string("contentType")?.trimmingCharacters(in: .whitespaces) ?? ""
+        self.contentType = contentType.isEmpty ? Self.defaultContentType : contentType
+        var properties: [HALFormProperty] = []
+        switch json["properties"] {
+        case nil, .null?:
+            break
+        case .array(let elements)?:
+            let propertiesPath = JSONPath.appending(.key("properties"), to: path)
+            properties.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                let elementPath = JSONPath.appending(.index(index), to: propertiesPath)
+                guard case .object(let object) = element else {
+                    throw HALDocumentError(
+                        code: .invalidFormMember, path: elementPath,
+                        message: "template property is a \(element.kindName), not an object")
+                }
+                properties.append(try HALFormProperty(json: object, path: elementPath))
+            }
+        case let other?:
+            throw reader.invalid("properties", "is a \(other.kindName), not an array of property objects")
+        }
+        self.properties = properties
+        self.json = json
+    }
+
+    /// The first property named `name`.
+    ///
+    /// ```swift
+    /// let form = try HALForm(key: "default", json: ["method": "put", "properties": [["name": "role", "required": true]]])
+    /// form.property(named: "role")?.required   // Optional(true)
+    /// ```
+    public func property(named name: String) -> HALFormProperty? {
+        properties.first { $0.name == name }
+    }
+
+    /// Where the template sends its request from `resource`: its ``target`` (a URI template
+    /// expanded with `variables`) resolved against the resource, else the resource's `self`
+    /// link, else (for a resource that was not embedded) the URL it came from, as the spec
+    /// says a missing `self` stands for. `GET`, `HEAD` and `DELETE` add the values to it.
+    ///
+    /// ```swift
+    /// let order = try HALResource(
+    ///     json: ["_links": ["self": ["href": "/orders/7"]], "_templates": ["default": ["method": "put"]]],
+    ///     url: URL(string: "https://shop.example.com/orders/7"))
+    /// let url = try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
+    /// ```
+    ///
+    /// - Throws: ``HalleyError``: ``HalleyError/Code/invalidURL`` or
+    ///   ``HalleyError/Code/invalidTemplate`` for an unusable target,
+    ///   ``HalleyError/Code/missingRelation`` for an embedded resource with neither.
+    public func targetURL(in resource: HALResource, variables: [String: TemplateValue] = [:]) throws(HalleyError)
+        -> URL
+    {
+        try FormSubmission.target(of: self, in: resource, variables: variables)
+    }
+
+    /// Whether the request carries the values in the URL's query (`GET`, `HEAD`, `DELETE`, as
+    /// the spec says) rather than in a body.
+    ///
+    /// ```swift
+    /// try HALForm(key: "search", json: ["method": "get"]).sendsValuesInQuery   // true
+    /// ```
+    public var sendsValuesInQuery: Bool {
+        method == .get || method == .head || method == .delete
+    }
+}
+
+extension HALForm: CustomStringConvertible {
+    /// `default: PUT (application/json) title "Edit order"; properties quantity, note`.
+    public var description: String {
+        var text = "\(key): \(method) (\(contentType))"
+        if let target { text += " to \(target)" }
+        if let title { text += " title \"\(title)\"" }
+        if !properties.isEmpty { text += "; properties " + properties.map(\.name).joined(separator: ", ") }
+        return text
+    }
+}
+
+/// The HAL-FORMS templates of a resource (its `_templates` object): one ``HALForm`` per key,
+/// `default` first, then in document order.
+///
+/// ```swift
+/// let merged = try await manager.resource(from: employeeURL, options: formsOptions)
+/// let forms = try HALForms(resource: merged)
+/// forms.keys                                // ["default", "partiallyUpdateEmployee"]
+/// forms["partiallyUpdateEmployee"]?.method  // PATCH
+/// ```
+///
+/// **Malformed templates are reported and skipped by default**, like malformed links: a
+/// template with no `method`, a property with no `name`, `required: "yes"`, `min: "3"` or an
+/// `_templates` that is not an object is left out and recorded in ``problems`` (and
+/// ``HALResource/problems``) with its JSON path; ``HALParsingOptions/MalformedLinkPolicy/fail``
+/// throws instead. A HAL client that asked for HAL-FORMS still reads the document, as the spec
+/// wants ("degrading gracefully").
+///
+/// `HALForms` is `Codable`, so a model can declare `let _templates: HALForms?`.
+public struct HALForms: Sendable, Hashable {
+    /// The templates, `default` first, then in document order.
+    public let forms: [HALForm]
+    /// Malformed templates that were left out, each with its JSON path and
+    /// ``HALDocumentError/templateKey``.
+    public let problems: [HALDocumentError]
+    /// The `_templates` object as written; empty when the resource has none.
+    public let json: JSONObject
+
+    /// No templates.
+    public init() {
+        forms = []
+        problems = []
+        json = JSONObject()
+    }
+
+    /// The templates of a resource object, such as a merged result of
+    /// ``ResourceManager/resource(from:includes:options:)-(URL,_,_)`` or one of its included
+    /// relationships.
+    ///
+    /// ```swift
+    /// let forms = try HALForms(resource: ["_templates": ["default": ["method": "delete"]]])
+    /// forms.default?.method   // DELETE
+    /// ```
+    ///
+    /// To submit one of them, wrap the same object in a ``HALResource`` with the URL it came
+    /// from (`HALResource(json: merged, url: url)`): the resource supplies the base for a
+    /// relative target, its `self` link when the template has no target, and the origin that
+    /// receives credentials.
+    ///
+    /// - Throws: ``HALDocumentError``: ``HALDocumentError/Code/resourceNotObject`` when
+    ///   `resource` is not an object; a malformed template only under
+    ///   ``HALParsingOptions/MalformedLinkPolicy/fail``.
+    public init(resource: JSONValue, options: HALParsingOptions = HALParsingOptions()) throws(HALDocumentError) {
+        guard case .object(let object) = resource else {
+            throw HALDocumentError(
+                code: .resourceNotObject, path: "$",
+                message: "a HAL resource must be an object, not a \(resource.kindName)"
+            )
+        }
+        try self.init(
+            templates: object["_templates"], path: JSONPath.appending(.key("_templates"), to: "$"), options: options)
+    }
+
+    /// Reads the value of a `_templates` member (`nil` when the resource has none).
+    init(templates: JSONValue?, path: String, options: HALParsingOptions) throws(HALDocumentError) {
+        var problems: [HALDocumentError] = []
+        func report(_ error: HALDocumentError, key: String?) throws(HALDocumentError) {
+            var tagged = error
+            tagged.templateKey = key
+            if options.malformedLinks == .fail { throw tagged }
+            problems.append(tagged)
+        }
+        var forms: [HALForm] = []
+        var json = JSONObject()
+        switch templates {
+        case nil, .null?:
+            break
+        case .object(let object)?:
+            json = object
+            forms.reserveCapacity(object.count)
+            for (key, value) in object.members {
+                let templatePath = JSONPath.appending(.key(key), to: path)
+                guard case .object(let template) = value else {
+                    try report(
+                        HALDocumentError(
+                            code: .templateNotObject, path: templatePath,
+                            message: "template \(key) is a \(value.kindName), not an object"),
+                        key: key)
+                    continue
+                }
+                do {
+                    forms.append(try HALForm(key: key, json: template, path: templatePath))
+                } catch {
+                    try report(error, key: key)
+                }
+            }
+        case let other?:
+            try report(
+                HALDocumentError(
+                    code: .templatesNotObject, path: path, message: "_templates is a \(other.kindName), not an object"),
+                key: nil)
+        }
+        if let index = forms.firstIndex(where: { $0.key == "default" }), index > 0 {
+            forms.insert(forms.remove(at: index), at: 0)
+        }
+        self.forms = forms
+        self.problems = problems
+        self.json = json
+    }
+
+    /// The template keys, `default` first.
+    public var keys: [String] { forms.map(\.key) }
+
+    /// Whether there are no (well-formed) templates.
+    public var isEmpty: Bool { forms.isEmpty }
+
+    /// The `default` template.
+    public var `default`: HALForm? { self["default"] }
+
+    /// The template with this key.
+    public subscript(key: String) -> HALForm? {
+        forms.first { $0.key == key }
+    }
+
+    /// The problems recorded for the template `key` (it was left out because of them).
+    public func problems(for key: String) -> [HALDocumentError] {
+        problems.filter { $0.templateKey == key }
+    }
+}
+
+extension HALForms: Codable {
+    /// Decodes a `_templates` object. Malformed templates are kept in ``problems``, not
+    /// thrown, so a model still decodes when a template it never submits is broken.
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        try self.init(templates: value, path: "$", options: HALParsingOptions())
+    }
+
+    /// Encodes the `_templates` object as it was written.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+    }
+}
+
+extension HALResource {
+    /// The template `key`, or an error saying why it is not there: for callers that need it.
+    ///
+    /// ```swift
+    /// let edit = try order.form("default")   // or order.forms["default"] for an optional
+    /// ```
+    ///
+    /// - Throws: ``HalleyError``: ``HalleyError/Code/missingForm`` listing the keys there are
+    ///   (and hinting at ``CallOptions/acceptsForms`` when there are none);
+    ///   ``HalleyError/Code/invalidDocument`` with the recorded problem when the template was
+    ///   left out as malformed.
+    public func form(_ key: String) throws(HalleyError) -> HALForm {
+        if let form = forms[key] { return form }
+        if let problem = forms.problems(for: key).first {
+            throw HalleyError(
+                code: .invalidDocument, url: baseURL,
+                message: "template \(key) is malformed: \(problem.location)", underlying: problem)
+        }
+        let available = forms.keys
+        throw HalleyError(
+            code: .missingForm, url: baseURL,
+            message: "template \(key) is not in the resource; available templates: "
+                + (available.isEmpty
+                    ? "none (was it requested as application/prs.hal-forms+json? see CallOptions.acceptsForms)"
+                    : available.joined(separator: ", ")))
+    }
+}
+
+/// Reads typed members of a template, property or options object, throwing
+/// ``HALDocumentError/Code/invalidFormMember`` with the member's path for a wrong type.
+struct FormMemberReader {
+    let object: JSONObject
+    let path: String
+    /// "template", "property", "options": for messages.
+    let what: String
+
+    func invalid(_ key: String, _ problem: String) -> HALDocumentError {
+        HALDocumentError(
+            code: .invalidFormMember, path: JSONPath.appending(.key(key), to: path),
+            message: "\(what) \(key) \(problem)")
+    }
+
+    func string(_ key: String) throws(HALDocumentError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        case let other?: throw invalid(key, "is a \(other.kindName), not a string")
+        }
+    }
+
+    func bool(_ key: String) throws(HALDocumentError) -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        case let other?: throw invalid(key, "is a \(other.kindName), not true or false")
+        }
+    }
+
+    func number(_ key: String) throws(HALDocumentError) -> Double? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case let value?:
+            guard let number = value.doubleValue else { throw invalid(key, "is a \(value.kindName), not a number") }
+            return number
+        }
+    }
+
+    /// A whole number of at least zero.
+    func count(_ key: String) throws(HALDocumentError) -> Int? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case let value?:
+            guard let count = value.intValue, count >= 0 else {
+                throw invalid(key, "is \(value), not a whole number of at least 0")
+            }
+            return count
+        }
+    }
+
+    /// RFC 9110 section 5.6.2 `tchar`: what a method token may hold.
+    static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9": return true
+        default: return "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
+        }
+    }
+}
