@@ -10,7 +10,7 @@ extension FollowChain {
     /// created.location                                            // where the new order lives
     /// ```
     ///
-    /// The chain runs with ``CallOptions/acceptsForms`` set, so every hop asks for
+    /// The chain runs with ``RequestPolicy/acceptsForms`` set, so every hop asks for
     /// `application/prs.hal-forms+json` (a template of an embedded resource is only there when
     /// its container was served as HAL-FORMS). A key the resource does not have is
     /// ``HalleyError/Code/missingForm`` listing the keys it has; a malformed template is
@@ -41,6 +41,7 @@ extension FollowChain {
 
         /// Follows the chain, then checks and sends `values` as
         /// ``ResourceManager/submit(_:of:values:options:)`` does, with the chain's options.
+        @discardableResult
         public func submit(values: [String: JSONValue] = [:]) async throws -> ActionResponse {
             let resource = try await resource()
             return try await chain.manager.submit(
@@ -49,6 +50,7 @@ extension FollowChain {
 
         /// Follows the chain, then checks and sends the encoded `value` as
         /// ``ResourceManager/submit(_:of:value:encoder:options:)`` does.
+        @discardableResult
         public func submit<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) async throws
             -> ActionResponse
         {

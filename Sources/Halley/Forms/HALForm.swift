@@ -298,7 +298,7 @@ extension HALResource {
     /// ```
     ///
     /// - Throws: ``HalleyError``: ``HalleyError/Code/missingForm`` listing the keys there are
-    ///   (and hinting at ``CallOptions/acceptsForms`` when there are none);
+    ///   (and hinting at ``RequestPolicy/acceptsForms`` when there are none);
     ///   ``HalleyError/Code/invalidDocument`` with the recorded problem when the template was
     ///   left out as malformed.
     public func form(_ key: String) throws(HalleyError) -> HALForm {

@@ -33,6 +33,7 @@ extension ResourceManager {
     /// - Throws: ``HalleyError``: ``HalleyError/Code/formValidation`` with every failure in
     ///   ``HalleyError/formValidationError`` (nothing sent), ``HalleyError/Code/unsupportedContentType``
     ///   (nothing sent), and as ``send(_:to:body:options:)-(_,URL,_,_)``.
+    @discardableResult
     public func submit(
         _ form: HALForm, of resource: HALResource, values: [String: JSONValue] = [:],
         options: CallOptions = CallOptions()
@@ -81,6 +82,7 @@ extension ResourceManager {
     ///
     /// - Throws: The encoder's error, an `EncodingError` when the value does not encode as a
     ///   JSON object, and as ``submit(_:of:values:options:)``.
+    @discardableResult
     public func submit<Value: Encodable>(
         _ form: HALForm, of resource: HALResource, value: Value, encoder: JSONEncoder = JSONEncoder(),
         options: CallOptions = CallOptions()
@@ -208,7 +210,9 @@ extension HALForm {
     /// catch { print(error.failures.map(\.rule)) }   // [max]
     /// ```
     ///
-    /// - Parameter variables: Expand templated default values.
+    /// - Parameters:
+    ///   - values: The values to check, by property name.
+    ///   - variables: Expand templated default values.
     /// - Throws: ``HALFormValidationError`` listing every failure.
     public func validate(_ values: [String: JSONValue], variables: [String: TemplateValue] = [:])
         throws(HALFormValidationError)

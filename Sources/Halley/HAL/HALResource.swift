@@ -22,7 +22,7 @@ public struct HALResource: Sendable, Hashable {
     public let embedded: EmbeddedResources
     /// The HAL-FORMS templates in `_templates`: what the client can do here. Servers such as
     /// Spring HATEOAS write them only when asked for `application/prs.hal-forms+json` (see
-    /// ``CallOptions/acceptsForms``); empty otherwise.
+    /// ``RequestPolicy/acceptsForms``); empty otherwise.
     ///
     /// ```swift
     /// let order = try HALResource(json: ["_templates": ["default": ["method": "delete"]]])

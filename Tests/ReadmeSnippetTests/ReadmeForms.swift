@@ -1,0 +1,25 @@
+// swift-format-ignore-file
+// README.md's HAL-FORMS block, verbatim between `// snippet` and `// end snippet`
+// (SnippetSyncTests holds it to the README). Compiled, not run: the forms suites in
+// HalleyTests run the same calls against their fixtures.
+import Foundation
+import Halley
+
+struct OrderUpdate: Encodable {
+    let quantity: Int
+}
+
+func readmeForms(manager: ResourceManager, orderURL: URL, rootURL: URL) async throws -> ActionResponse {
+    // snippet README.md "HAL-FORMS"
+    var options = CallOptions()
+    options.acceptsForms = true          // Accept: application/prs.hal-forms+json, application/hal+json, …
+    let order = try await manager.document(at: orderURL, options: options)
+    let edit = order.forms.default!      // HALForm: method, target, contentType, properties
+    let maxQuantity = edit.property(named: "quantity")?.max
+    let updated = try await manager.submit(edit, of: order, values: ["quantity": 3, "note": "gift"])
+    try await manager.submit(edit, of: order, value: OrderUpdate(quantity: 3))   // any Encodable
+    try await manager.entry(rootURL).follow("orders").form("default").submit(values: ["item": "book"])
+    // end snippet
+    _ = maxQuantity
+    return updated
+}
