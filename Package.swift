@@ -14,7 +14,8 @@ let package = Package(
         .target(name: "Halley"),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
-        .executableTarget(name: "halley-bench", dependencies: ["Halley"]),
+        .executableTarget(
+            name: "halley-bench", dependencies: ["Halley"], exclude: ["Support/transport_bench_server.py"]),
         .testTarget(
             name: "HalleyTests",
             // The tool is a dependency so its tests can run the built binary.

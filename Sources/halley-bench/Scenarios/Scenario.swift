@@ -36,6 +36,7 @@ enum ScenarioRegistry {
         DedupScenario(),
         URITemplateScenario(),
         ScaleScenario(),
+        TransportScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.
