@@ -16,11 +16,14 @@ let package = Package(
         // Not a test: `swift run -c release halley-bench` measures the engine.
         .executableTarget(
             name: "halley-bench", dependencies: ["Halley"], exclude: ["Support/transport_bench_server.py"]),
+        // Not a product: the transport tests run one request per process through it, so the
+        // kernel can measure that process's peak memory.
+        .executableTarget(name: "halley-transport-probe", dependencies: ["Halley"]),
         .testTarget(
             name: "HalleyTests",
-            // The tool is a dependency so its tests can run the built binary.
-            dependencies: ["Halley", "halley"],
-            exclude: ["Support/hal_test_server.py"]
+            // The tool and the probe are dependencies so the tests can run the built binaries.
+            dependencies: ["Halley", "halley", "halley-transport-probe"],
+            exclude: ["Support/hal_test_server.py", "Support/hostile_http_server.py"]
         ),
     ],
     swiftLanguageModes: [.v6]
