@@ -11,7 +11,10 @@ let package = Package(
     // Deliberately empty: Halley depends on Foundation and the toolchain only.
     dependencies: [],
     targets: [
-        .target(name: "Halley"),
+        .target(name: "Halley", dependencies: ["CHalleyCurl"]),
+        // libcurl opened at run time with our own declarations: no headers, no link-time
+        // dependency, no set-up step (see Sources/CHalleyCurl/include/CHalleyCurl.h).
+        .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
         .executableTarget(

@@ -1,14 +1,14 @@
 // halley-transport-probe: one request through one requester, in a process of its own, so a
-// test can hold the transport to a memory bound measured by the kernel (the parent reads
-// this process's peak RSS with wait4) rather than by the test process's own allocator.
+// test can hold the transport to a memory bound measured by the kernel for this process
+// alone (its VmHWM) rather than by the test process's own allocator.
 //
 //     halley-transport-probe REQUESTER URL [--warmup URL] [--max-body BYTES] [--timeout-ms MS]
 //                            [--rss-cap BYTES]
 //
 // REQUESTER is `urlsession`, `curl` or `default`. Prints one JSON object on stdout:
 // {"outcome": "response" | "error", "status", "bodyBytes", "headerCount", "errorType",
-//  "error", "elapsedSeconds", "baselineRSS"}. `baselineRSS` is the resident size after the
-// warm-up request, just before the measured one. Past --rss-cap (default 1 GiB) a watchdog
+//  "error", "elapsedSeconds", "baselineRSS", "peakRSS"}. `baselineRSS` is the resident size
+// after the warm-up request, just before the measured one; `peakRSS` the highest it ever was. Past --rss-cap (default 1 GiB) a watchdog
 // ends the process with status 3, so a transport that floods memory cannot take the machine
 // down with it. Not part of the library: a test helper only.
 
@@ -55,20 +55,23 @@ struct ProbeArguments {
     }
 }
 
-/// The resident set size now, from /proc/self/status; 0 where there is no procfs.
-func residentBytes() -> Int {
+/// A size from /proc/self/status (`VmRSS`, the resident set now, or `VmHWM`, its peak since
+/// this program was executed); 0 where there is no procfs.
+func statusBytes(_ field: String = "VmRSS:") -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    for line in text.split(separator: "\n") where line.hasPrefix(field) {
         let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
     }
     return 0
 }
 
+func residentBytes() -> Int { statusBytes() }
+
 func makeRequester(_ name: String) -> (any RequesterInterface)? {
     switch name {
     case "urlsession": return URLSessionRequester()
-    case "default": return URLSessionRequester()
+    case "default": return DefaultRequester.make()
     default: return probeRequester(named: name)
     }
 }
@@ -90,7 +93,7 @@ let cap = arguments.rssCap
 Thread.detachNewThread {
     while true {
         if residentBytes() > cap {
-            emit(["outcome": "rss-cap", "error": "resident size passed \(cap) bytes"])
+            emit(["outcome": "rss-cap", "error": "resident size passed \(cap) bytes", "peakRSS": statusBytes("VmHWM:")])
             _exit(3)
         }
         usleep(5_000)
@@ -121,6 +124,9 @@ Task.detached {
     }
     let elapsed = clock.now - start
     result["elapsedSeconds"] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    // The peak of this process's own memory. (The parent's wait4 figure is no use: with
+    // posix_spawn's vfork, Linux carries the parent's peak over into the child's ru_maxrss.)
+    result["peakRSS"] = statusBytes("VmHWM:")
     emit(result)
     done.signal()
 }

@@ -36,6 +36,7 @@ import Testing
         let elapsed = clock.now - start
         #expect(headers.fields.count == 30_000)
         #expect(headers["x-field-29999"] == "again")
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        // Linear takes a fraction of a second even in a debug build on a loaded machine.
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
     }
 }

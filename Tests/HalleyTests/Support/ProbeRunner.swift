@@ -17,8 +17,15 @@ struct ProbeResult: Sendable, CustomStringConvertible {
     let exitStatus: Int32?
     /// The signal that ended the process, if one did.
     let signal: Int32?
-    /// The process's peak resident set size (`ru_maxrss` from `wait4`), in bytes.
-    let peakRSS: Int
+    /// `ru_maxrss` from `wait4`, in bytes: an upper bound only, since with posix_spawn's
+    /// vfork Linux counts the parent's peak (this test process's) into the child's.
+    let kernelMaxRSS: Int
+    /// The probe's own peak resident set size (its `VmHWM`, fresh since it was executed),
+    /// in bytes; falls back to ``kernelMaxRSS`` where the probe cannot read it.
+    var peakRSS: Int {
+        let reported = report?["peakRSS"]?.intValue ?? 0
+        return reported > 0 ? reported : kernelMaxRSS
+    }
     /// The JSON object the probe printed; `nil` when it printed none.
     let report: JSONValue?
     /// Wall time from spawn to exit.
@@ -52,8 +59,8 @@ private extension Double {
     var clamped: Int { self.isFinite ? Int(Swift.min(self, 1e12)) : Int(1e12) }
 }
 
-/// Runs `halley-transport-probe` with `posix_spawn` and reaps it with `wait4`, which hands
-/// back that one child's resource usage: its peak RSS, measured by the kernel.
+/// Runs `halley-transport-probe` with `posix_spawn` and reaps it with `wait4`; the probe
+/// reports its own peak RSS from `/proc/self/status`.
 enum ProbeRunner {
     static let binary = CLIRunner.builtExecutable(named: "halley-transport-probe", override: "HALLEY_PROBE")
 
@@ -92,7 +99,7 @@ enum ProbeRunner {
         let signal = status & 0x7f
         return ProbeResult(
             arguments: arguments, exitStatus: signal == 0 ? (status >> 8) & 0xff : nil,
-            signal: signal == 0 ? nil : signal, peakRSS: Int(usage.ru_maxrss) * maxRSSUnit,
+            signal: signal == 0 ? nil : signal, kernelMaxRSS: Int(usage.ru_maxrss) * maxRSSUnit,
             report: try? JSONValue(parsing: line), wall: wall)
     }
 

@@ -6,11 +6,13 @@ import Testing
 /// The HTTP requesters the transport tests hold to the same rules.
 enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlsession
+    case curl
 
     /// A new requester of this kind.
     func make() throws -> any RequesterInterface {
         switch self {
         case .urlsession: return URLSessionRequester()
+        case .curl: return try CurlRequester()
         }
     }
 

@@ -1,0 +1,203 @@
+import Foundation
+
+internal import CHalleyCurl
+
+/// Runs a requester's transfers on one libcurl multi handle and one dedicated thread.
+///
+/// Threading: the multi handle, every easy handle and every ``CurlTransfer`` belong to the
+/// loop thread. Other threads only put commands in ``mailbox`` (under its lock) and wake the
+/// loop with `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
+/// The loop runs `curl_multi_perform`, hands finished transfers back by resuming their
+/// continuations, and sleeps in `curl_multi_poll` until a socket is ready, libcurl's next
+/// timeout, or a wake-up: no CPU is spent while responses are awaited.
+///
+/// Lifetime: the thread starts with the first transfer and holds the engine until it ends;
+/// ``stop()`` (called when the last copy of the requester goes away) ends it, and the multi
+/// handle is cleaned up on that thread.
+final class CurlEngine: Sendable {
+    /// A command for the loop thread.
+    enum Command: Sendable {
+        case start(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>)
+        case cancel(id: UInt64)
+    }
+
+    private struct Mailbox {
+        var commands: [Command] = []
+        var nextID: UInt64 = 0
+        var threadStarted = false
+        var stopping = false
+        /// Set by the loop thread just before it cleans up the multi handle: no wake-ups after.
+        var closed = false
+    }
+
+    private let mailbox = LockedValue(Mailbox())
+    private let multi: MultiHandle
+
+    /// Makes the multi handle (the thread starts with the first transfer).
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl is missing or refuses the handle.
+    init(maxConnectionsPerHost: Int) throws(CurlUnavailableError) {
+        try CurlLibrary.load()
+        guard let handle = halley_curl_multi_init() else { throw CurlUnavailableError(reason: "curl_multi_init failed") }
+        // HTTP/2 multiplexing where the server offers it (libcurl's default since 7.62).
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.pipelining, CurlABI.Value.pipeMultiplex)
+        // Transfers past this per host wait inside libcurl for a free connection.
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.maxHostConnections, max(1, maxConnectionsPerHost))
+        // Keep as many idle connections as a full host's worth, for the next burst.
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.maxConnects, max(16, maxConnectionsPerHost))
+        multi = MultiHandle(pointer: handle)
+    }
+
+    deinit {
+        // Only reached when no thread ever ran (the running loop holds the engine) or after
+        // it cleaned up and closed the handle.
+        let neverStarted = mailbox.withLock { !$0.threadStarted }
+        if neverStarted { _ = halley_curl_multi_cleanup(multi.pointer) }
+    }
+
+    // MARK: From any thread
+
+    /// Queues a transfer; its continuation is resumed on the loop thread.
+    ///
+    /// - Returns: The id ``cancel(_:)`` takes.
+    func start(_ job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) -> UInt64 {
+        let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
+            mailbox.nextID += 1
+            mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
+            let startThread = !mailbox.threadStarted
+            mailbox.threadStarted = true
+            if !startThread { wake(mailbox) }
+            return (mailbox.nextID, startThread)
+        }
+        if startThread {
+            let thread = Thread { [self] in CurlLoop(engine: self, multi: multi.pointer).run() }
+            thread.name = "halley.curl"
+            thread.start()
+        }
+        return id
+    }
+
+    /// Cancels a transfer: its handle is removed at once and its caller gets
+    /// `CancellationError`. Nothing happens when it already finished.
+    func cancel(_ id: UInt64) {
+        mailbox.withLock { mailbox in
+            mailbox.commands.append(.cancel(id: id))
+            wake(mailbox)
+        }
+    }
+
+    /// Ends the loop thread once it has cancelled what is still running.
+    func stop() {
+        mailbox.withLock { mailbox in
+            mailbox.stopping = true
+            wake(mailbox)
+        }
+    }
+
+    /// Wakes the loop; called under the mailbox lock, so never after ``close()``.
+    private func wake(_ mailbox: Mailbox) {
+        if mailbox.threadStarted && !mailbox.closed { _ = halley_curl_multi_wakeup(multi.pointer) }
+    }
+
+    // MARK: From the loop thread
+
+    /// The commands queued since the last call, and whether to stop.
+    fileprivate func takeCommands() -> ([Command], Bool) {
+        mailbox.withLock { mailbox in
+            defer { mailbox.commands.removeAll(keepingCapacity: true) }
+            return (mailbox.commands, mailbox.stopping)
+        }
+    }
+
+    /// No more wake-ups: the multi handle is about to be cleaned up.
+    fileprivate func close() -> [Command] {
+        mailbox.withLock { mailbox in
+            mailbox.closed = true
+            defer { mailbox.commands.removeAll() }
+            return mailbox.commands
+        }
+    }
+}
+
+/// The multi handle's pointer, shared between the engine and its loop thread.
+///
+/// `@unchecked Sendable` is sound: the loop thread is the only one that uses the handle,
+/// except for `curl_multi_wakeup`, which libcurl documents as callable from any thread, and
+/// which ``CurlEngine`` calls only under its mailbox lock while `closed` is false; the loop
+/// sets `closed` under the same lock before `curl_multi_cleanup`. Before the thread starts,
+/// the engine's `init` and `deinit` use it with no other thread holding it.
+private struct MultiHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The loop thread's own state: the active transfers by id. Created and used on that thread
+/// only.
+private final class CurlLoop {
+    private let engine: CurlEngine
+    private let multi: OpaquePointer
+    private var active: [UInt64: CurlTransfer] = [:]
+
+    init(engine: CurlEngine, multi: OpaquePointer) {
+        self.engine = engine
+        self.multi = multi
+    }
+
+    func run() {
+        while true {
+            let (commands, stopping) = engine.takeCommands()
+            for command in commands { handle(command) }
+            if stopping { break }
+            var running: Int32 = 0
+            _ = halley_curl_multi_perform(multi, &running)
+            collectFinished()
+            // Sleeps until a socket is ready, libcurl's own next timeout (which it applies
+            // when shorter than ours), or a wake-up. The timeout only bounds how long an idle
+            // loop sleeps; new commands always wake it.
+            _ = halley_curl_multi_poll(multi, active.isEmpty ? 60_000 : 1_000)
+        }
+        for id in Array(active.keys) { cancel(id) }
+        for command in engine.close() { handle(command) }
+        _ = halley_curl_multi_cleanup(multi)
+    }
+
+    private func handle(_ command: CurlEngine.Command) {
+        switch command {
+        case .start(let id, let job, let continuation):
+            let transfer = CurlTransfer(id: id, job: job, continuation: continuation)
+            do {
+                try transfer.prepare()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            guard let easy = transfer.easy, halley_curl_multi_add_handle(multi, easy) == 0 else {
+                continuation.resume(throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
+                return
+            }
+            active[id] = transfer
+        case .cancel(let id):
+            cancel(id)
+        }
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let transfer = active.removeValue(forKey: id) else { return }
+        if let easy = transfer.easy { _ = halley_curl_multi_remove_handle(multi, easy) }
+        transfer.continuation.resume(throwing: CancellationError())
+    }
+
+    private func collectFinished() {
+        var easy: OpaquePointer?
+        var code: Int32 = 0
+        while halley_curl_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
+            var context: UnsafeMutableRawPointer?
+            _ = halley_curl_easy_getinfo_pointer(finished, CurlABI.Info.privateData, &context)
+            _ = halley_curl_multi_remove_handle(multi, finished)
+            guard let context else { continue }
+            let transfer = CurlTransfer.from(context)
+            // Removed from the multi handle, so libcurl holds no pointer to it any more.
+            active[transfer.id] = nil
+            transfer.continuation.resume(with: transfer.outcome(code))
+        }
+    }
+}

@@ -1,0 +1,358 @@
+import Foundation
+
+internal import CHalleyCurl
+
+/// One HTTP exchange for the curl engine, without redirects: what ``CurlRequester`` hands to
+/// the engine's thread. Plain values only, so it crosses threads as it is.
+struct CurlJob: Sendable {
+    /// The URL, already checked to be `http` or `https`.
+    let url: URL
+    let method: HTTPMethod
+    /// `Name: value` lines, CR and LF already removed.
+    let headerLines: [String]
+    let body: Data?
+    /// The time left for this exchange; `nil` for no limit.
+    var timeout: Duration?
+    let maxBodyBytes: Int?
+    let maxHeaderBytes: Int
+    let maxHeaderCount: Int
+    /// Open a new connection rather than reuse one (the retry after a stale connection).
+    var freshConnection = false
+}
+
+/// A request failed on a reused keep-alive connection before a valid response arrived: most
+/// often because the previous response on it sent more bytes than its `Content-Length`, and
+/// the excess was read as this response. An idempotent request can be sent again on a fresh
+/// connection, as browsers do.
+struct CurlStaleConnectionError: Error {
+    /// The error to report when the request cannot be retried.
+    let underlying: any Error
+}
+
+/// What came back: the last response's status, its header fields in order (repeated names
+/// combined with `", "`), and its decoded body.
+struct CurlReply: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: Data
+}
+
+/// The state of one exchange while libcurl runs it.
+///
+/// Ownership: the engine's loop thread creates it, keeps it in its table of active
+/// transfers while the easy handle is in the multi handle, and drops it after removing the
+/// handle, so the unretained pointer libcurl holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is
+/// valid whenever libcurl can call back. It is never touched by another thread: it is not
+/// `Sendable`, and the job and the continuation it was made from are.
+final class CurlTransfer {
+    let id: UInt64
+    let job: CurlJob
+    let continuation: CheckedContinuation<CurlReply, any Error>
+    /// Our handle, set up by ``prepare()``.
+    private(set) var easy: OpaquePointer?
+    private var headerList: OpaquePointer?
+    /// libcurl's message for a failure (`CURLOPT_ERRORBUFFER`), owned here.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    // The response as it arrives.
+    private var status = 0
+    private var fields: [(String, String)] = []
+    private var fieldIndex: [String: Int] = [:]
+    private var headerBytes = 0
+    private var headerCount = 0
+    private var headersComplete = false
+    private var body = Data()
+    /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
+    private var failure: (any Error)?
+
+    init(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) {
+        self.id = id
+        self.job = job
+        self.continuation = continuation
+        errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
+    }
+
+    deinit {
+        if let easy { halley_curl_easy_cleanup(easy) }
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    /// The transfer behind a context pointer libcurl passes back.
+    static func from(_ context: UnsafeMutableRawPointer) -> CurlTransfer {
+        Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: Setting up
+
+    /// Makes the easy handle and sets every option.
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl refuses a handle or an option.
+    func prepare() throws {
+        guard let easy = halley_curl_easy_init() else { throw CurlUnavailableError(reason: "curl_easy_init failed") }
+        self.easy = easy
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CurlABI.Option.privateData, pointer: context)
+        try set(CurlABI.Option.writeData, pointer: context)
+        try set(CurlABI.Option.headerData, pointer: context)
+        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
+        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
+        try set(CurlABI.Option.errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CurlABI.Option.url, string: job.url.absoluteString)
+        // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
+        try set(CurlABI.Option.noSignal, 1)
+        // Redirects are followed by CurlRequester, so its origin rules apply to every hop.
+        try set(CurlABI.Option.followLocation, 0)
+        // A response must start with a status line: what follows a lying Content-Length on a
+        // reused connection is an error (see CurlStaleConnectionError), not an HTTP/0.9 body.
+        try set(CurlABI.Option.http09Allowed, 0)
+        if job.freshConnection { try set(CurlABI.Option.freshConnect, 1) }
+        // HTTP and HTTPS only, whatever the URL says.
+        if halley_curl_easy_setopt_pointer(easy, CurlABI.Option.protocolsString, "http,https") != CurlABI.Code.ok {
+            try set(CurlABI.Option.protocols, CurlABI.Value.protocolHTTP | CurlABI.Value.protocolHTTPS)
+        }
+        // Every encoding libcurl can decode (gzip, deflate, br, zstd as built); the body
+        // callbacks see decoded bytes, so the body limit counts what the server's bytes
+        // inflate to.
+        try set(CurlABI.Option.acceptEncoding, string: "")
+        try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
+        if job.url.scheme?.lowercased() == "https" {
+            // Wait for a connection that may multiplex rather than open one per request.
+            try set(CurlABI.Option.pipeWait, 1)
+        }
+        try set(CurlABI.Option.tcpNoDelay, 1)
+        try set(CurlABI.Option.tcpKeepAlive, 1)
+        try set(CurlABI.Option.suppressConnectHeaders, 1)
+        if let timeout = job.timeout {
+            let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+            try set(CurlABI.Option.timeoutMilliseconds, Int(max(1, milliseconds)))
+        }
+        try setMethodAndBody()
+        // No `Expect: 100-continue` round trip for large bodies.
+        var list = halley_curl_slist_append(nil, "Expect:")
+        for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+        headerList = list
+        try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+    }
+
+    private func setMethodAndBody() throws {
+        let method = job.method.rawValue
+        switch (job.method, job.body) {
+        case (.get, nil):
+            try set(CurlABI.Option.httpGet, 1)
+        case (.head, _):
+            try set(CurlABI.Option.noBody, 1)
+        case (_, let body?):
+            // POSTFIELDSIZE first, so binary bodies are copied whole; then the method's name
+            // when it is not POST.
+            try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, Int64(body.count)))
+            try body.withUnsafeBytes { bytes in
+                // An empty body still needs a valid pointer.
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)
+                try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, pointer))
+            }
+            if job.method != .post { try set(CurlABI.Option.customRequest, string: method) }
+        case (.post, nil):
+            try set(CurlABI.Option.post, 1)
+            try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, 0))
+            try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, ""))
+        case (_, nil):
+            try set(CurlABI.Option.httpGet, 1)
+            try set(CurlABI.Option.customRequest, string: method)
+        }
+    }
+
+    private func set(_ option: Int32, _ value: Int) throws {
+        try check(halley_curl_easy_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: Int32, pointer: UnsafeMutableRawPointer?) throws {
+        try check(halley_curl_easy_setopt_pointer(easy, option, pointer))
+    }
+
+    /// libcurl copies string options (since 7.17), so the C string may go away after.
+    private func set(_ option: Int32, string: String) throws {
+        try check(halley_curl_easy_setopt_pointer(easy, option, string))
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == CurlABI.Code.ok else {
+            throw CurlUnavailableError(reason: "libcurl refused an option: \(Self.message(for: code))")
+        }
+    }
+
+    // MARK: Callbacks (on the engine's thread, inside curl_multi_perform)
+
+    /// Takes a body chunk, already decoded; returns 0 past the body limit so libcurl stops.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let limit = job.maxBodyBytes, body.count + bytes.count > limit {
+            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// Takes one header line (status line, field, or the empty line ending the section);
+    /// returns 0 past the header limits so libcurl stops.
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
+        if line.starts(with: "HTTP/".utf8) {
+            // A new response (an interim 1xx comes before the final one): start over.
+            status = Self.statusCode(line)
+            fields.removeAll(keepingCapacity: true)
+            fieldIndex.removeAll(keepingCapacity: true)
+            headerBytes = 0
+            headerCount = 0
+            headersComplete = false
+        }
+        headerBytes += bytes.count
+        if headerBytes > job.maxHeaderBytes {
+            failure = ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
+            return 0
+        }
+        if line.isEmpty {
+            if status >= 200 { return headersEnded() ? bytes.count : 0 }
+            return bytes.count
+        }
+        if line.starts(with: "HTTP/".utf8) { return bytes.count }
+        if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            // An obsolete folded continuation of the previous field's value.
+            if let lastIndex = fields.indices.last {
+                fields[lastIndex].1 += " " + Self.text(Self.trimmed(line))
+            }
+            return bytes.count
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
+        headerCount += 1
+        if headerCount > job.maxHeaderCount {
+            failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
+            return 0
+        }
+        let name = Self.text(Self.trimmed(line[..<colon]))
+        let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+        let key = name.lowercased()
+        if let index = fieldIndex[key] {
+            fields[index].1 += ", " + value
+        } else {
+            fieldIndex[key] = fields.count
+            fields.append((name, value))
+        }
+        return bytes.count
+    }
+
+    /// The final response's header section is complete. Refuses a declared length over the
+    /// body limit before any of the body is read (only unencoded: an encoded length says
+    /// nothing certain about the decoded size), and sizes the buffer for the rest.
+    private func headersEnded() -> Bool {
+        headersComplete = true
+        let encoding = fieldIndex["content-encoding"].map { fields[$0].1.lowercased() } ?? "identity"
+        guard encoding == "identity", let index = fieldIndex["content-length"], let length = Int(fields[index].1),
+            length >= 0
+        else { return true }
+        if let limit = job.maxBodyBytes, length > limit {
+            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
+            return false
+        }
+        body.reserveCapacity(length)
+        return true
+    }
+
+    // MARK: Outcome
+
+    /// The reply or the error, once libcurl finished with `code` (a CURLcode).
+    func outcome(_ code: Int32) -> Result<CurlReply, any Error> {
+        if let failure { return .failure(failure) }
+        guard code == CurlABI.Code.ok else {
+            let error = error(for: code)
+            var connectionsMade = 1
+            if let easy { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &connectionsMade) }
+            let garbled = [CurlABI.Code.unsupportedProtocol, CurlABI.Code.weirdServerReply, CurlABI.Code.gotNothing,
+                           CurlABI.Code.receiveError].contains(code)
+            if garbled && connectionsMade == 0 && status == 0 { return .failure(CurlStaleConnectionError(underlying: error)) }
+            return .failure(error)
+        }
+        var responseCode = 0
+        if let easy { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode) }
+        return .success(CurlReply(status: responseCode > 0 ? responseCode : status, headers: HTTPHeaders(fields), body: body))
+    }
+
+    /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
+    /// (which turns `.timedOut` into a timeout) see one kind of transport error.
+    private func error(for code: Int32) -> any Error {
+        let detail = String(cString: errorBuffer)
+        if code == CurlABI.Code.outOfMemory && !headersComplete {
+            // libcurl's own cap on one header line (100 KiB) is the only allocation it
+            // refuses while reading headers.
+            return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(min(job.maxHeaderBytes, 102_400)))
+        }
+        let urlCode: URLError.Code
+        switch code {
+        case CurlABI.Code.operationTimedOut: urlCode = .timedOut
+        case CurlABI.Code.couldNotResolveHost: urlCode = .cannotFindHost
+        case CurlABI.Code.couldNotConnect, CurlABI.Code.couldNotResolveProxy: urlCode = .cannotConnectToHost
+        case CurlABI.Code.unsupportedProtocol: urlCode = .unsupportedURL
+        case CurlABI.Code.urlMalformed: urlCode = .badURL
+        case CurlABI.Code.weirdServerReply: urlCode = .badServerResponse
+        case CurlABI.Code.badContentEncoding: urlCode = .cannotDecodeContentData
+        case CurlABI.Code.peerFailedVerification: urlCode = .serverCertificateUntrusted
+        case CurlABI.Code.sslConnectError: urlCode = .secureConnectionFailed
+        case CurlABI.Code.partialFile, CurlABI.Code.receiveError, CurlABI.Code.sendError, CurlABI.Code.gotNothing,
+            CurlABI.Code.http2, CurlABI.Code.http2Stream:
+            urlCode = .networkConnectionLost
+        default: urlCode = .unknown
+        }
+        let message = Self.message(for: code) + (detail.isEmpty ? "" : ": " + detail)
+        return URLError(urlCode, userInfo: [
+            NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: job.url, "CURLcode": Int(code),
+        ])
+    }
+
+    /// `curl_easy_strerror`, with the number.
+    static func message(for code: Int32) -> String {
+        let text = halley_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
+        return "\(text) (CURLcode \(code))"
+    }
+
+    // MARK: Parsing helpers
+
+    /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private static func statusCode(_ line: Bytes) -> Int {
+        let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+        guard parts.count >= 2 else { return 0 }
+        return Int(text(parts[1])) ?? 0
+    }
+
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
+        var slice = bytes
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// Header bytes as text: UTF-8 where valid, each other byte as its Latin-1 character
+    /// (RFC 9110 allows obs-text in values).
+    private static func text(_ bytes: Bytes) -> String {
+        if let valid = String(bytes: bytes, encoding: .utf8) { return valid }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+}
+
+/// A header line, or part of one, in libcurl's buffer.
+private typealias Bytes = Slice<UnsafeRawBufferPointer>
+
+/// `CURLOPT_WRITEFUNCTION`: the context is the transfer (`CURLOPT_WRITEDATA`).
+private let curlWriteCallback: halley_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    return CurlTransfer.from(context).receiveBody(bytes)
+}
+
+/// `CURLOPT_HEADERFUNCTION`: the context is the transfer (`CURLOPT_HEADERDATA`).
+private let curlHeaderCallback: halley_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    return CurlTransfer.from(context).receiveHeader(bytes)
+}
