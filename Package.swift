@@ -17,8 +17,7 @@ let package = Package(
         .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
-        .executableTarget(
-            name: "halley-bench", dependencies: ["Halley"], exclude: ["Support/transport_bench_server.py"]),
+        .executableTarget(name: "halley-bench", dependencies: ["Halley"]),
         // Not a product: the transport tests run one request per process through it, so the
         // kernel can measure that process's peak memory.
         .executableTarget(name: "halley-transport-probe", dependencies: ["Halley"]),

@@ -1,8 +1,9 @@
 import Foundation
 
-/// `Support/transport_bench_server.py` run as a child process on `127.0.0.1` and a free port.
+/// ``LoopbackServer`` run as a child process (this binary with `--serve-transport`) on
+/// `127.0.0.1` and a free port.
 ///
-/// The script exits when its stdin reaches end of file; this object keeps the write end of
+/// The server exits when its stdin reaches end of file; this object keeps the write end of
 /// that pipe, so the server ends with the benchmark however the benchmark ends.
 final class BenchServer: Sendable {
     /// `http://127.0.0.1:<port>`.
@@ -16,20 +17,14 @@ final class BenchServer: Sendable {
         self.input = input
     }
 
-    /// The script, located from this file (`Sources/halley-bench/Transport/BenchServer.swift`).
-    static let scriptURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Transport
-        .deletingLastPathComponent()  // halley-bench
-        .appendingPathComponent("Support")
-        .appendingPathComponent("transport_bench_server.py")
-
     /// Starts the server and waits for its port.
     ///
-    /// - Throws: ``BenchError`` when python3 is missing or the script does not start.
+    /// - Throws: ``BenchError`` when it does not start.
     static func start() throws -> BenchServer {
+        guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate halley-bench itself") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL.path, "--host", "127.0.0.1", "--port", "0"]
+        process.executableURL = executable
+        process.arguments = ["--serve-transport"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -37,7 +32,7 @@ final class BenchServer: Sendable {
         do {
             try process.run()
         } catch {
-            throw BenchError("cannot run python3 \(scriptURL.path): \(error)")
+            throw BenchError("cannot run \(executable.path) --serve-transport: \(error)")
         }
         var bytes = Data()
         while !bytes.contains(UInt8(ascii: "\n")) {

@@ -7,8 +7,8 @@ import Halley
     import Darwin
 #endif
 
-/// The HTTP requesters over loopback against a real server (`transport_bench_server.py`)
-/// with a set latency per response, side by side:
+/// The HTTP requesters over loopback against a real server (``LoopbackServer``, in a child
+/// process) with a set latency per response, side by side:
 ///
 /// - tree: 40 resources (depth 3, fan-out 3), 100 ms each, maxConcurrency 64: wall / 4 L;
 /// - wide: 200 links, 20 ms each, limit 16: wall / ((ceil(200/16) + 1) L);
@@ -33,8 +33,10 @@ struct TransportScenario: Scenario {
     func run(_ settings: BenchSettings) async throws -> ScenarioResult {
         let server = try BenchServer.start()
         var metrics: [Metric] = []
-        var parameters: [(String, String)] = [("server", "python3 asyncio, HTTP/1.1 keep-alive, 127.0.0.1")]
-        for candidate in Self.candidates {
+        var parameters: [(String, String)] = [("server", "thread per connection, HTTP/1.1 keep-alive, 127.0.0.1")]
+        let candidates = Self.candidates.filter { settings.requesters.isEmpty || settings.requesters.contains($0.name) }
+        guard !candidates.isEmpty else { throw BenchError("no requester named \(settings.requesters)") }
+        for candidate in candidates {
             let prefix = candidate.name
             let requester = candidate.make()
             parameters.append((prefix, String(describing: type(of: requester))))

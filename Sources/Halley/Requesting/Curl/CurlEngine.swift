@@ -136,6 +136,10 @@ private final class CurlLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private var active: [UInt64: CurlTransfer] = [:]
+    /// Reset easy handles kept for the next transfers: making one allocates libcurl's
+    /// buffers, which costs more than the rest of a loopback request.
+    private var idle: [OpaquePointer] = []
+    private static let maxIdle = 16
 
     init(engine: CurlEngine, multi: OpaquePointer) {
         self.engine = engine
@@ -157,20 +161,38 @@ private final class CurlLoop {
         }
         for id in Array(active.keys) { cancel(id) }
         for command in engine.close() { handle(command) }
+        for easy in idle { halley_curl_easy_cleanup(easy) }
+        idle.removeAll()
         _ = halley_curl_multi_cleanup(multi)
+    }
+
+    /// Takes the handle back once it is out of the multi handle.
+    private func recycle(_ easy: OpaquePointer) {
+        if idle.count < Self.maxIdle {
+            halley_curl_easy_reset(easy)
+            idle.append(easy)
+        } else {
+            halley_curl_easy_cleanup(easy)
+        }
     }
 
     private func handle(_ command: CurlEngine.Command) {
         switch command {
         case .start(let id, let job, let continuation):
-            let transfer = CurlTransfer(id: id, job: job, continuation: continuation)
+            guard let easy = idle.popLast() ?? halley_curl_easy_init() else {
+                continuation.resume(throwing: CurlUnavailableError(reason: "curl_easy_init failed"))
+                return
+            }
+            let transfer = CurlTransfer(id: id, job: job, continuation: continuation, easy: easy)
             do {
                 try transfer.prepare()
             } catch {
+                recycle(easy)
                 continuation.resume(throwing: error)
                 return
             }
-            guard let easy = transfer.easy, halley_curl_multi_add_handle(multi, easy) == 0 else {
+            guard halley_curl_multi_add_handle(multi, easy) == 0 else {
+                recycle(easy)
                 continuation.resume(throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
                 return
             }
@@ -182,7 +204,8 @@ private final class CurlLoop {
 
     private func cancel(_ id: UInt64) {
         guard let transfer = active.removeValue(forKey: id) else { return }
-        if let easy = transfer.easy { _ = halley_curl_multi_remove_handle(multi, easy) }
+        _ = halley_curl_multi_remove_handle(multi, transfer.easy)
+        recycle(transfer.easy)
         transfer.continuation.resume(throwing: CancellationError())
     }
 
@@ -195,9 +218,11 @@ private final class CurlLoop {
             _ = halley_curl_multi_remove_handle(multi, finished)
             guard let context else { continue }
             let transfer = CurlTransfer.from(context)
-            // Removed from the multi handle, so libcurl holds no pointer to it any more.
+            let outcome = transfer.outcome(code)
+            // Removed from the multi handle and reset, so libcurl holds no pointer to it.
+            recycle(finished)
             active[transfer.id] = nil
-            transfer.continuation.resume(with: transfer.outcome(code))
+            transfer.continuation.resume(with: outcome)
         }
     }
 }

@@ -247,9 +247,15 @@ private struct Hop {
     /// reach the wire: a value holding them would start a header or a request of its own.
     func headerLines() -> [String] {
         headers.map { field in
-            let name = field.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
-            let value = field.value.map { $0 == "\r" || $0 == "\n" ? " " : $0 }
-            return value.isEmpty ? "\(name);" : "\(name): \(String(value))"
+            var name = field.name
+            var value = field.value
+            if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") }) {
+                name = name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
+            }
+            if value.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
+                value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
+            }
+            return value.isEmpty ? name + ";" : name + ": " + value
         }
     }
 }

@@ -29,52 +29,93 @@ struct CurlStaleConnectionError: Error {
     let underlying: any Error
 }
 
-/// What came back: the last response's status, its header fields in order (repeated names
-/// combined with `", "`), and its decoded body.
+/// What came back: the last response's status, its header lines as received (parsed by the
+/// caller, off the engine's thread), and its decoded body.
 struct CurlReply: Sendable {
     let status: Int
-    let headers: HTTPHeaders
+    /// The final response's field lines, each without its CRLF, in order.
+    let headerLines: [[UInt8]]
     let body: Data
+
+    /// The header fields in order, repeated names combined with `", "` (as URLSession does),
+    /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
+    /// allows such bytes in values).
+    var headers: HTTPHeaders {
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(headerLines.count)
+        var positions: [String: Int] = [:]
+        for line in headerLines {
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                if let last = fields.indices.last { fields[last].1 += " " + Self.text(Self.trimmed(line[...])) }
+                continue
+            }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let name = Self.text(Self.trimmed(line[..<colon]))
+            let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+            let key = name.lowercased()
+            if let index = positions[key] {
+                fields[index].1 += ", " + value
+            } else {
+                positions[key] = fields.count
+                fields.append((name, value))
+            }
+        }
+        return HTTPHeaders(fields)
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        return slice
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        if decoded.utf8.elementsEqual(bytes) { return decoded }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
 }
 
 /// The state of one exchange while libcurl runs it.
 ///
 /// Ownership: the engine's loop thread creates it, keeps it in its table of active
 /// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle, so the unretained pointer libcurl holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is
-/// valid whenever libcurl can call back. It is never touched by another thread: it is not
+/// handle (and resetting it, which clears the pointers), so the unretained pointer libcurl
+/// holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is valid whenever libcurl can call back. It is never touched by another thread: it is not
 /// `Sendable`, and the job and the continuation it was made from are.
 final class CurlTransfer {
     let id: UInt64
     let job: CurlJob
     let continuation: CheckedContinuation<CurlReply, any Error>
-    /// Our handle, set up by ``prepare()``.
-    private(set) var easy: OpaquePointer?
+    /// The easy handle, lent by the loop, which takes it back (reset) when the transfer ends.
+    let easy: OpaquePointer
     private var headerList: OpaquePointer?
     /// libcurl's message for a failure (`CURLOPT_ERRORBUFFER`), owned here.
     private let errorBuffer: UnsafeMutablePointer<CChar>
 
     // The response as it arrives.
     private var status = 0
-    private var fields: [(String, String)] = []
-    private var fieldIndex: [String: Int] = [:]
+    private var headerLines: [[UInt8]] = []
     private var headerBytes = 0
-    private var headerCount = 0
+    private var contentLength: Int?
+    private var encoded = false
     private var headersComplete = false
     private var body = Data()
     /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
     private var failure: (any Error)?
 
-    init(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) {
+    init(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>, easy: OpaquePointer) {
         self.id = id
         self.job = job
         self.continuation = continuation
+        self.easy = easy
         errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
     }
 
     deinit {
-        if let easy { halley_curl_easy_cleanup(easy) }
         if let headerList { halley_curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
@@ -86,12 +127,10 @@ final class CurlTransfer {
 
     // MARK: Setting up
 
-    /// Makes the easy handle and sets every option.
+    /// Sets every option on the (fresh or reset) easy handle.
     ///
-    /// - Throws: ``CurlUnavailableError`` when libcurl refuses a handle or an option.
+    /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
-        guard let easy = halley_curl_easy_init() else { throw CurlUnavailableError(reason: "curl_easy_init failed") }
-        self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CurlABI.Option.privateData, pointer: context)
         try set(CurlABI.Option.writeData, pointer: context)
@@ -190,22 +229,23 @@ final class CurlTransfer {
             failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
             return 0
         }
-        body.append(contentsOf: bytes)
+        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         return bytes.count
     }
 
     /// Takes one header line (status line, field, or the empty line ending the section);
-    /// returns 0 past the header limits so libcurl stops.
+    /// returns 0 past the header limits so libcurl stops. Only what the limits need is read
+    /// here, on the engine's one thread; the caller parses the fields.
     func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         var line = bytes[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
         if line.starts(with: "HTTP/".utf8) {
             // A new response (an interim 1xx comes before the final one): start over.
             status = Self.statusCode(line)
-            fields.removeAll(keepingCapacity: true)
-            fieldIndex.removeAll(keepingCapacity: true)
+            headerLines.removeAll(keepingCapacity: true)
             headerBytes = 0
-            headerCount = 0
+            contentLength = nil
+            encoded = false
             headersComplete = false
         }
         headerBytes += bytes.count
@@ -218,28 +258,19 @@ final class CurlTransfer {
             return bytes.count
         }
         if line.starts(with: "HTTP/".utf8) { return bytes.count }
-        if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            // An obsolete folded continuation of the previous field's value.
-            if let lastIndex = fields.indices.last {
-                fields[lastIndex].1 += " " + Self.text(Self.trimmed(line))
+        if headersComplete { return bytes.count }  // trailers of a chunked body
+        if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
+            if headerLines.count >= job.maxHeaderCount {
+                failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
+                return 0
             }
-            return bytes.count
+            if Self.hasName(line, "content-length") {
+                contentLength = Self.number(after: line)
+            } else if Self.hasName(line, "content-encoding") {
+                encoded = !Self.valueIsIdentity(line)
+            }
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return bytes.count }
-        headerCount += 1
-        if headerCount > job.maxHeaderCount {
-            failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
-            return 0
-        }
-        let name = Self.text(Self.trimmed(line[..<colon]))
-        let value = Self.text(Self.trimmed(line[(colon + 1)...]))
-        let key = name.lowercased()
-        if let index = fieldIndex[key] {
-            fields[index].1 += ", " + value
-        } else {
-            fieldIndex[key] = fields.count
-            fields.append((name, value))
-        }
+        headerLines.append(Array(line))
         return bytes.count
     }
 
@@ -248,10 +279,7 @@ final class CurlTransfer {
     /// nothing certain about the decoded size), and sizes the buffer for the rest.
     private func headersEnded() -> Bool {
         headersComplete = true
-        let encoding = fieldIndex["content-encoding"].map { fields[$0].1.lowercased() } ?? "identity"
-        guard encoding == "identity", let index = fieldIndex["content-length"], let length = Int(fields[index].1),
-            length >= 0
-        else { return true }
+        guard !encoded, let length = contentLength else { return true }
         if let limit = job.maxBodyBytes, length > limit {
             failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
             return false
@@ -268,15 +296,15 @@ final class CurlTransfer {
         guard code == CurlABI.Code.ok else {
             let error = error(for: code)
             var connectionsMade = 1
-            if let easy { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &connectionsMade) }
+            _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &connectionsMade)
             let garbled = [CurlABI.Code.unsupportedProtocol, CurlABI.Code.weirdServerReply, CurlABI.Code.gotNothing,
                            CurlABI.Code.receiveError].contains(code)
             if garbled && connectionsMade == 0 && status == 0 { return .failure(CurlStaleConnectionError(underlying: error)) }
             return .failure(error)
         }
         var responseCode = 0
-        if let easy { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode) }
-        return .success(CurlReply(status: responseCode > 0 ? responseCode : status, headers: HTTPHeaders(fields), body: body))
+        _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
+        return .success(CurlReply(status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body))
     }
 
     /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
@@ -320,23 +348,42 @@ final class CurlTransfer {
 
     /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
     private static func statusCode(_ line: Bytes) -> Int {
-        let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
-        guard parts.count >= 2 else { return 0 }
-        return Int(text(parts[1])) ?? 0
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
+        var code = 0
+        for byte in line[(space + 1)...].prefix(3) {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return 0 }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
     }
 
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
-        var slice = bytes
-        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
-        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
-        return slice
+    /// Whether the line is a field named `name` (lowercase ASCII), in any case.
+    private static func hasName(_ line: Bytes, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard line.count > count, line[line.startIndex + count] == UInt8(ascii: ":") else { return false }
+        return name.withUTF8Buffer { expected in
+            zip(line.prefix(count), expected).allSatisfy { ($0 | 0x20) == $1 }
+        }
     }
 
-    /// Header bytes as text: UTF-8 where valid, each other byte as its Latin-1 character
-    /// (RFC 9110 allows obs-text in values).
-    private static func text(_ bytes: Bytes) -> String {
-        if let valid = String(bytes: bytes, encoding: .utf8) { return valid }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    /// The decimal number after the colon, or `nil`.
+    private static func number(after line: Bytes) -> Int? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// Whether a Content-Encoding line's value is `identity` (or empty).
+    private static func valueIsIdentity(_ line: Bytes) -> Bool {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        let value = line[(colon + 1)...].filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map { $0 | 0x20 }
+        return value.isEmpty || value.elementsEqual("identity".utf8)
     }
 }
 
