@@ -148,7 +148,8 @@ public struct URLSessionRequester: RequesterInterface {
         let transfer = Transfer(
             rules: Rules(
                 credentialHeaders: owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }),
-                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins),
+                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins,
+                method: request.method.rawValue, body: request.body),
             limits: owner.limits, maxBytes: request.maxBodyBytes, url: request.url)
         let (data, response): (Data, URLResponse)
         if let delegate = owner.delegate {
@@ -213,25 +214,55 @@ struct HeaderLimits: Sendable {
     }
 }
 
-/// Which headers a redirect must drop, and where they may still go.
+/// Which headers a redirect must drop, where they may still go, and the first request's
+/// method and body (which a 307 or 308 must send again).
 private struct Rules: Sendable {
     let credentialHeaders: Set<String>
     let trustedOrigins: Set<Origin>
+    /// The first request's method and body.
+    var method: String = "GET"
+    var body: Data?
 
-    /// `request` ready to follow: credential headers removed when its URL is outside the
-    /// trusted origins; `nil` (with the error) when its scheme is not HTTP.
-    func follow(_ request: URLRequest, from url: URL) -> Result<URLRequest, RedirectError> {
-        guard let target = request.url else { return .success(request) }
+    /// What to do with a redirect.
+    enum Decision {
+        /// Follow with this request.
+        case follow(URLRequest)
+        /// Do not follow: the redirect response is the answer.
+        case stop
+        /// Refuse with this error.
+        case refuse(RedirectError)
+    }
+
+    /// What to do with `request`, URLSession's proposal for the next hop:
+    ///
+    /// - a scheme other than HTTP is refused;
+    /// - a 307 or 308 that must repeat a body is not followed where FoundationNetworking
+    ///   would send it without its body (it always drops the body on a redirect): the
+    ///   redirect comes back as the response rather than an empty PUT reaching the server;
+    /// - a hop that became a GET loses the headers that described the body it no longer has;
+    /// - credential headers are removed when the target is outside the trusted origins.
+    func decide(_ request: URLRequest, after response: HTTPURLResponse, from url: URL) -> Decision {
+        guard let target = request.url else { return .follow(request) }
         let scheme = target.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
-            return .failure(RedirectError(url: url, reason: .unsupportedScheme(scheme)))
+            return .refuse(RedirectError(url: url, reason: .unsupportedScheme(scheme)))
         }
-        guard !trustedOrigins.contains(Origin(target)) else { return .success(request) }
-        var stripped = request
-        for (name, _) in request.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
+        var next = request
+        if [307, 308].contains(response.statusCode) {
+            #if canImport(FoundationNetworking)
+                let sameMethod = (next.httpMethod ?? "GET").uppercased() == method.uppercased()
+                if sameMethod, let body, !body.isEmpty { return .stop }
+            #endif
+        } else if next.httpBody == nil, ["GET", "HEAD"].contains(next.httpMethod?.uppercased() ?? "GET") {
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
         }
-        return .success(stripped)
+        guard !trustedOrigins.contains(Origin(target)) else { return .follow(next) }
+        for (name, _) in next.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
+            next.setValue(nil, forHTTPHeaderField: name)
+        }
+        return .follow(next)
     }
 }
 
@@ -405,10 +436,12 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         let rules = transfer?.rules
             ?? Rules(credentialHeaders: credentialHeaders,
                      trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
-        switch rules.follow(request, from: url) {
-        case .success(let next):
+        switch rules.decide(request, after: response, from: url) {
+        case .follow(let next):
             completionHandler(next)
-        case .failure(let error):
+        case .stop:
+            completionHandler(nil)
+        case .refuse(let error):
             completionHandler(nil)
             fail(task, with: error)
         }
@@ -491,10 +524,12 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let state = transfer.get()
-        switch state.rules.follow(request, from: response.url ?? state.url) {
-        case .success(let next):
+        switch state.rules.decide(request, after: response, from: response.url ?? state.url) {
+        case .follow(let next):
             completionHandler(next)
-        case .failure(let error):
+        case .stop:
+            completionHandler(nil)
+        case .refuse(let error):
             completionHandler(nil)
             fail(task, with: error)
         }

@@ -19,8 +19,9 @@ enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Whether this transport is known to miss a goal of issue #16 where it reads at full
     /// speed: FoundationNetworking queues every chunk libcurl reads for the delegate without
     /// waiting for it, so an endless or inflating body grows memory past any limit the
-    /// delegate enforces, and it reuses a connection that still holds the excess of a body
-    /// longer than its Content-Length. `CurlRequester` exists for these.
+    /// delegate enforces; it reuses a connection that still holds the excess of a body
+    /// longer than its Content-Length; and it drops the body when it follows a 307 or 308.
+    /// `CurlRequester` exists for these.
     var hasFoundationNetworkingGaps: Bool {
         #if canImport(FoundationNetworking)
             return self == .urlsession

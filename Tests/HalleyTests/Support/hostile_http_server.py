@@ -26,14 +26,19 @@ Helper routes:
     /echo                                any method: a HAL document with the method, lowercased
                                          headers and body the server received
     /redirect?status=S&to=URL            any method: status S (default 302) to URL, verbatim
+    /loop                                302 to itself, forever
+    /slow?ms=N                           a small HAL document after N ms (at most 30 s)
+    /gzip-small                          a small HAL document, gzip-encoded
 """
 
 import argparse
+import gzip
 import http.server
 import json
 import os
 import sys
 import threading
+import time
 import urllib.parse
 import zlib
 
@@ -124,6 +129,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 status = number("status", 302)
                 target = query.get("to", ["/small"])[0]
                 return self._send(status, {"redirect": target}, {"Location": target})
+            if route == "/loop":
+                return self._send(302, {"again": True}, {"Location": "/loop"})
+            if route == "/slow":
+                time.sleep(min(max(number("ms", 0), 0), 30_000) / 1000.0)
+                return self._send(200, {"_links": {"self": {"href": "/slow"}}, "slow": True})
+            if route == "/gzip-small":
+                payload = gzip.compress(json.dumps({"_links": {"self": {"href": "/gzip-small"}},
+                                                    "inflated": "x" * 10000}).encode())
+                self._head(200, {"Content-Type": HAL, "Content-Encoding": "gzip",
+                                 "Content-Length": str(len(payload))})
+                self.wfile.write(payload)
+                return None
             if route == "/set-cookie":
                 value = query.get("value", ["session=1"])[0]
                 return self._send(200, {"cookie": self.headers.get("Cookie")}, {"Set-Cookie": value})
