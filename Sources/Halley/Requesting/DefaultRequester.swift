@@ -14,10 +14,19 @@ import Foundation
 /// ```
 public enum DefaultRequester {
     /// A new requester of the platform's default kind.
-    public static func make() -> any RequesterInterface {
+    ///
+    /// ```swift
+    /// let requester = DefaultRequester.make(credentialHeaders: ["authorization", "x-api-key"])
+    /// ```
+    ///
+    /// - Parameter credentialHeaders: Header names removed when a redirect leaves the trusted
+    ///   origins, in addition to each request's own.
+    public static func make(
+        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
+    ) -> any RequesterInterface {
         #if os(Linux)
-            if let curl = try? CurlRequester() { return curl }
+            if let curl = try? CurlRequester(credentialHeaders: credentialHeaders) { return curl }
         #endif
-        return URLSessionRequester()
+        return URLSessionRequester(credentialHeaders: credentialHeaders)
     }
 }

@@ -61,7 +61,7 @@ public struct ResourceManager: Sendable {
     /// - Parameters:
     ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
-    public init(requester: any RequesterInterface = URLSessionRequester(), configuration: Configuration = Configuration()) {
+    public init(requester: any RequesterInterface = DefaultRequester.make(), configuration: Configuration = Configuration()) {
         self.requester = requester
         self.configuration = configuration
     }
