@@ -7,7 +7,7 @@
 //
 // REQUESTER is `urlsession`, `curl` or `default`. Prints one JSON object on stdout:
 // {"outcome": "response" | "error", "status", "bodyBytes", "headerCount", "errorType",
-//  "error", "elapsedSeconds", "baselineRSS", "peakRSS"}. `baselineRSS` is the resident size
+//  "error", "elapsedSeconds", "baselineRSS", "peakRSS", "sanitized"}. `baselineRSS` is the resident size
 // after the warm-up request, just before the measured one; `peakRSS` the highest it ever was. Past --rss-cap (default 1 GiB) a watchdog
 // ends the process with status 3, so a transport that floods memory cannot take the machine
 // down with it. Not part of the library: a test helper only.
@@ -68,6 +68,17 @@ func statusBytes(_ field: String = "VmRSS:") -> Int {
 
 func residentBytes() -> Int { statusBytes() }
 
+/// Whether this binary runs under ThreadSanitizer or AddressSanitizer, whose shadow memory
+/// and quarantine make resident sizes several times what the code itself uses.
+let sanitized: Bool = {
+    #if os(Linux)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        return dlsym(everywhere, "__tsan_init") != nil || dlsym(everywhere, "__asan_init") != nil
+    #else
+        return false
+    #endif
+}()
+
 func makeRequester(_ name: String) -> (any RequesterInterface)? {
     switch name {
     case "urlsession": return URLSessionRequester()
@@ -110,7 +121,7 @@ Task.detached {
     let baseline = residentBytes()
     let clock = ContinuousClock()
     let start = clock.now
-    var result: [String: Any] = ["baselineRSS": baseline]
+    var result: [String: Any] = ["baselineRSS": baseline, "sanitized": sanitized]
     do {
         let response = try await requester.response(for: request)
         result["outcome"] = "response"

@@ -57,7 +57,10 @@ import Testing
             #expect(result.outcome == "error", "\(result)")
             #expect(result.errorType == "ResponseBodyTooLargeError", "\(result)")
             #expect(result.elapsed < Self.timeBound, "\(result)")
-            #expect(result.growth <= Self.memoryBudget, "\(result)")
+            // Under ThreadSanitizer or AddressSanitizer (.ci/run) shadow memory and the
+            // allocator's quarantine grow with what the code touches: the bound is for the
+            // plain build; a sanitized one (measured: up to 6 times) only has to stay within 8.
+            #expect(result.growth <= Self.memoryBudget * (result.sanitized ? 8 : 1), "\(result)")
         } when: {
             knownGap
         }

@@ -45,6 +45,8 @@ struct ProbeResult: Sendable, CustomStringConvertible {
     var baselineRSS: Int { report?["baselineRSS"]?.intValue ?? 0 }
     /// How far the peak rose above that baseline.
     var growth: Int { max(0, peakRSS - baselineRSS) }
+    /// Whether the probe ran under a sanitizer (its memory figures are then inflated).
+    var sanitized: Bool { report?["sanitized"] == true }
 
     var description: String {
         let ending: String = exitStatus.map { "status \($0)" } ?? "signal \(signal ?? -1)"
