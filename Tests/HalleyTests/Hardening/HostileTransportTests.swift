@@ -10,7 +10,8 @@ import Testing
 /// own, and the kernel's peak RSS for that process is the measure.
 ///
 /// Time bounds are generous (5 s where the goal is 1 s) so a loaded machine cannot fail
-/// them; the figures are printed for the record.
+/// them; the figures are printed for the record. The cases run one at a time: run together,
+/// their floods starve the timing-sensitive suites that run beside them on two cores.
 @Suite(.serialized) struct HostileTransportTests {
     /// The most a hostile body may raise a probe's resident size above its baseline.
     static let memoryBudget = 32 * 1024 * 1024

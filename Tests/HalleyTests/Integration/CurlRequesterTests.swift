@@ -112,7 +112,8 @@ import Testing
         let result = await call.result
         let elapsed = clock.now - cancelled
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(elapsed < .seconds(2), "cancellation took \(elapsed)")
+        // Milliseconds when the machine is idle; generous for a loaded one.
+        #expect(elapsed < .seconds(5), "cancellation took \(elapsed)")
         // The requester is still usable.
         #expect(try await requester.response(for: ResourceRequest(url: server.url("/small"))).status == 200)
     }
