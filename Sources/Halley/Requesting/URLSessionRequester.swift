@@ -113,7 +113,8 @@ public struct URLSessionRequester: RequesterInterface {
     /// The session is not invalidated when the requester goes away: it is yours.
     ///
     /// ```swift
-    /// let session = URLSession(configuration: .default, delegate: pinningDelegate, delegateQueue: nil)
+    /// // Your session: its delegate can pin certificates or present a client certificate.
+    /// let session = URLSession(configuration: .default)
     /// let manager = ResourceManager(requester: URLSessionRequester(session: session))
     /// ```
     public init(
@@ -128,6 +129,12 @@ public struct URLSessionRequester: RequesterInterface {
     }
 
     /// Sends the request through the session.
+    ///
+    /// ```swift
+    /// let response = try await URLSessionRequester().response(
+    ///     for: ResourceRequest(url: URL(string: "https://api.example.com/")!, timeout: .seconds(10)))
+    /// print(response.status, response.headers["Content-Type"] ?? "")
+    /// ```
     ///
     /// - Throws: `URLError` for transport failures, ``ResponseBodyTooLargeError`` past the
     ///   body limit, ``ResponseHeadersTooLargeError`` past the header limits,

@@ -6,7 +6,8 @@ internal import CHalleyCurl
 /// do {
 ///     let requester = try CurlRequester()
 ///     print("using libcurl", requester)
-/// } catch let error as CurlUnavailableError {
+/// } catch {
+///     // `init` throws only CurlUnavailableError (typed throws).
 ///     print("falling back to URLSession:", error.reason)
 /// }
 /// ```

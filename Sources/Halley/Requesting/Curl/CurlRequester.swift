@@ -59,7 +59,7 @@ public struct CurlRequester: RequesterInterface {
     /// Whether libcurl can be loaded in this process.
     ///
     /// ```swift
-    /// let requester: any RequesterInterface = CurlRequester.isAvailable ? try CurlRequester() : URLSessionRequester()
+    /// let requester: any RequesterInterface = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
     /// ```
     public static var isAvailable: Bool { CurlLibrary.loadFailure == nil }
 
@@ -103,6 +103,15 @@ public struct CurlRequester: RequesterInterface {
     }
 
     /// Sends the request, following redirects.
+    ///
+    /// ```swift
+    /// var request = ResourceRequest(url: URL(string: "https://api.example.com/orders")!, method: .post,
+    ///                               headers: ["Content-Type": "application/json"], body: Data(#"{"item": 1}"#.utf8),
+    ///                               timeout: .seconds(10))
+    /// request.maxBodyBytes = 1_000_000
+    /// let response = try await CurlRequester().response(for: request)
+    /// print(response.status, response.url, response.body.count)
+    /// ```
     ///
     /// - Throws: `URLError` for transport failures (`.timedOut` past
     ///   ``ResourceRequest/timeout``), ``ResponseBodyTooLargeError``,
