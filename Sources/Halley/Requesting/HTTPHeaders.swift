@@ -39,6 +39,12 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
+    /// Fields already free of repeated names (any case): what a requester that combined
+    /// repeated response fields itself hands over, without a second pass.
+    init(distinctFields: [Field]) {
+        fields = distinctFields
+    }
+
     /// Fields from a literal, in written order.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)

@@ -151,6 +151,15 @@ import Testing
         #expect(echo.headers["authorization"] == nil)
     }
 
+    /// A `Host` the caller set names the first origin; the next origin gets its own.
+    @Test func aCallersHostHeaderDoesNotFollowToAnotherOrigin() async throws {
+        let first = try await TestServer.hostileHTTP()
+        let second = try await TestServer.hostileHTTPOtherPort()
+        let response = try await send(.curl, redirect(first, 302, to: second.url("/echo").absoluteString),
+                                      headers: ["Host": "\(first.host):\(first.port)"])
+        #expect(try Echo(response).headers["host"]?.stringValue == "\(second.host):\(second.port)")
+    }
+
     // MARK: Limits and refusals
 
     @Test(arguments: Transport.allCases)

@@ -25,6 +25,10 @@ final class CurlEngine: Sendable {
         var commands: [Command] = []
         var nextID: UInt64 = 0
         var threadStarted = false
+        /// Whether the loop is (about to be) asleep in `curl_multi_poll`: only then does a new
+        /// command need a wake-up, which costs a system call on each side. An awake loop
+        /// takes its commands before it sleeps again.
+        var sleeping = false
         var stopping = false
         /// Set by the loop thread just before it cleans up the multi handle: no wake-ups after.
         var closed = false
@@ -94,18 +98,29 @@ final class CurlEngine: Sendable {
         }
     }
 
-    /// Wakes the loop; called under the mailbox lock, so never after ``close()``.
+    /// Wakes the loop if it sleeps; called under the mailbox lock, so never after ``close()``.
     private func wake(_ mailbox: Mailbox) {
-        if mailbox.threadStarted && !mailbox.closed { _ = halley_curl_multi_wakeup(multi.pointer) }
+        if mailbox.threadStarted && mailbox.sleeping && !mailbox.closed { _ = halley_curl_multi_wakeup(multi.pointer) }
     }
 
     // MARK: From the loop thread
 
-    /// The commands queued since the last call, and whether to stop.
+    /// The commands queued since the last call, and whether to stop. The loop is awake.
     fileprivate func takeCommands() -> ([Command], Bool) {
         mailbox.withLock { mailbox in
+            mailbox.sleeping = false
             defer { mailbox.commands.removeAll(keepingCapacity: true) }
             return (mailbox.commands, mailbox.stopping)
+        }
+    }
+
+    /// Whether the loop may sleep: no command waits. From here until ``takeCommands()`` every
+    /// new command wakes it (a wake-up sent before the poll makes the poll return at once).
+    fileprivate func maySleep() -> Bool {
+        mailbox.withLock { mailbox in
+            guard mailbox.commands.isEmpty && !mailbox.stopping else { return false }
+            mailbox.sleeping = true
+            return true
         }
     }
 
@@ -156,8 +171,9 @@ private final class CurlLoop {
             collectFinished()
             // Sleeps until a socket is ready, libcurl's own next timeout (which it applies
             // when shorter than ours), or a wake-up. The timeout only bounds how long an idle
-            // loop sleeps; new commands always wake it.
-            _ = halley_curl_multi_poll(multi, active.isEmpty ? 60_000 : 1_000)
+            // loop sleeps; new commands always wake it. With commands waiting it polls without
+            // sleeping, so sockets are still serviced in between.
+            _ = halley_curl_multi_poll(multi, engine.maySleep() ? (active.isEmpty ? 60_000 : 1_000) : 0)
         }
         for id in Array(active.keys) { cancel(id) }
         for command in engine.close() { handle(command) }

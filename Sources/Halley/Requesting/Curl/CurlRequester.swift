@@ -119,10 +119,7 @@ public struct CurlRequester: RequesterInterface {
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
-        let trusted = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
-        let stripped = credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
         var hop = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
-        if !trusted.contains(Origin(hop.url)) { hop.removeHeaders(named: stripped) }
         guard ["http", "https"].contains(request.url.scheme?.lowercased() ?? "") else {
             throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
@@ -152,7 +149,7 @@ public struct CurlRequester: RequesterInterface {
                     throw again.underlying
                 }
             }
-            guard let next = try redirect(from: hop, reply: reply) else {
+            guard var next = try redirect(from: hop, reply: reply) else {
                 return ResourceResponse(status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
             }
             redirects += 1
@@ -161,10 +158,15 @@ public struct CurlRequester: RequesterInterface {
             }
             if Origin(next.url) != Origin(hop.url) {
                 // The server decides the Host of its own origin; a caller's Host was for the first.
-                hop.removeHeaders(named: ["host"])
+                next.removeHeaders(named: ["host"])
+            }
+            // The first hop goes where the caller sent it (the engine only gives credentials to
+            // trusted origins); every later one is checked. Once dropped, they stay dropped.
+            let trusted = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
+            if !trusted.contains(Origin(next.url)) {
+                next.removeHeaders(named: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
             }
             hop = next
-            if !trusted.contains(Origin(hop.url)) { hop.removeHeaders(named: stripped) }
         }
     }
 

@@ -41,26 +41,31 @@ struct CurlReply: Sendable {
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
     /// allows such bytes in values).
     var headers: HTTPHeaders {
-        var fields: [(String, String)] = []
+        var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(headerLines.count)
-        var positions: [String: Int] = [:]
+        var positions: [[UInt8]: Int] = [:]
         for line in headerLines {
             if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                if let last = fields.indices.last { fields[last].1 += " " + Self.text(Self.trimmed(line[...])) }
+                if let last = fields.indices.last {
+                    let field = fields[last]
+                    fields[last] = HTTPHeaders.Field(name: field.name, value: field.value + " " + Self.text(Self.trimmed(line[...])))
+                }
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = Self.text(Self.trimmed(line[..<colon]))
+            let nameBytes = Self.trimmed(line[..<colon])
             let value = Self.text(Self.trimmed(line[(colon + 1)...]))
-            let key = name.lowercased()
+            // Names compare without regard to ASCII case (RFC 9110, 5.1).
+            let key = nameBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
             if let index = positions[key] {
-                fields[index].1 += ", " + value
+                let field = fields[index]
+                fields[index] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
             } else {
                 positions[key] = fields.count
-                fields.append((name, value))
+                fields.append(HTTPHeaders.Field(name: Self.text(nameBytes), value: value))
             }
         }
-        return HTTPHeaders(fields)
+        return HTTPHeaders(distinctFields: fields)
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
