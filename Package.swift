@@ -11,15 +11,21 @@ let package = Package(
     // Deliberately empty: Halley depends on Foundation and the toolchain only.
     dependencies: [],
     targets: [
-        .target(name: "Halley"),
+        .target(name: "Halley", dependencies: ["CHalleyCurl"]),
+        // libcurl opened at run time with our own declarations: no headers, no link-time
+        // dependency, no set-up step (see Sources/CHalleyCurl/include/CHalleyCurl.h).
+        .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
         .executableTarget(name: "halley-bench", dependencies: ["Halley"]),
+        // Not a product: the transport tests run one request per process through it, so the
+        // kernel can measure that process's peak memory.
+        .executableTarget(name: "halley-transport-probe", dependencies: ["Halley"]),
         .testTarget(
             name: "HalleyTests",
-            // The tool is a dependency so its tests can run the built binary.
-            dependencies: ["Halley", "halley"],
-            exclude: ["Support/hal_test_server.py"]
+            // The tool and the probe are dependencies so the tests can run the built binaries.
+            dependencies: ["Halley", "halley", "halley-transport-probe"],
+            exclude: ["Support/hal_test_server.py", "Support/hostile_http_server.py"]
         ),
         // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most
         // migrating iOS apps build, and again in Swift 6 mode.

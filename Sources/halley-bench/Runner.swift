@@ -6,7 +6,7 @@ import Halley
 enum BenchRunner {
     /// - Returns: 0 when every scenario ran and every correctness check held; 1 otherwise.
     static func run(_ arguments: BenchArguments, scenarios: [any Scenario]) async -> Int32 {
-        let settings = BenchSettings(quick: arguments.quick)
+        let settings = BenchSettings(quick: arguments.quick, requesters: arguments.requesters)
         let machine = Machine.current()
         let started = Date()
         let loadBefore = Machine.loadAverage()

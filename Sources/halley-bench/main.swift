@@ -7,6 +7,9 @@
 
 import Foundation
 
+// The transport scenario's server runs as this same binary in a process of its own.
+if CommandLine.arguments.dropFirst().first == "--serve-transport" { LoopbackServer.serve() }
+
 let arguments: BenchArguments
 let scenarios: [any Scenario]
 do {

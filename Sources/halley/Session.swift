@@ -47,9 +47,10 @@ struct Session {
         if let directory = request.fixtures {
             requester = FileRequester(directory: directory)
         } else {
-            // The same names are stripped when a redirect leaves the origin.
+            // The same names are stripped when a redirect leaves the origin. libcurl on Linux
+            // (URLSession when it cannot be loaded), URLSession on Apple platforms.
             let stripped = URLSessionRequester.defaultCredentialHeaders.union(headerNames.map { $0.lowercased() })
-            requester = URLSessionRequester(credentialHeaders: stripped)
+            requester = DefaultRequester.make(credentialHeaders: stripped)
         }
         manager = ResourceManager(requester: requester)
     }

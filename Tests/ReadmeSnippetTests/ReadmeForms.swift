@@ -1,8 +1,11 @@
 // swift-format-ignore-file
-// README.md's HAL-FORMS block, verbatim between `// snippet` and `// end snippet`
+// README.md's HAL-FORMS and requester blocks, verbatim between `// snippet` and `// end snippet`
 // (SnippetSyncTests holds it to the README). Compiled, not run: the forms suites in
 // HalleyTests run the same calls against their fixtures.
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import Halley
 
 struct OrderUpdate: Encodable {
@@ -22,4 +25,14 @@ func readmeForms(manager: ResourceManager, orderURL: URL, rootURL: URL) async th
     // end snippet
     _ = maxQuantity
     return updated
+}
+
+func readmeRequesters(mySession: URLSession) throws -> [ResourceManager] {
+    // snippet README.md "Requesters"
+    let manager = ResourceManager()                                              // the platform's default
+    let curl = ResourceManager(requester: try CurlRequester())                   // throws CurlUnavailableError
+    let session = ResourceManager(requester: URLSessionRequester())              // URLSession everywhere
+    let mine = ResourceManager(requester: URLSessionRequester(session: mySession)) // your URLSession's config
+    // end snippet
+    return [manager, curl, session, mine]
 }

@@ -25,9 +25,24 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// No fields.
     public init() {}
 
-    /// Fields from name/value pairs, in order.
+    /// Fields from name/value pairs, in order; a later pair replaces an earlier one of the
+    /// same name (any case) in its place.
+    ///
+    /// Linear in the number of pairs: a response with tens of thousands of header fields
+    /// costs a dictionary lookup per field, not a scan of the fields before it.
     public init(_ pairs: [(String, String)]) {
-        for (name, value) in pairs { self[name] = value }
+        fields.reserveCapacity(pairs.count)
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(pairs.count)
+        for (name, value) in pairs {
+            Self.set(Field(name: name, value: value), in: &fields, positions: &positions)
+        }
+    }
+
+    /// Fields already free of repeated names (any case): what a requester that combined
+    /// repeated response fields itself hands over, without a second pass.
+    init(distinctFields: [Field]) {
+        fields = distinctFields
     }
 
     /// Fields from a literal, in written order.
@@ -53,7 +68,30 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// Adds or replaces every field of `other`, keeping this order for names already present.
     public mutating func merge(_ other: HTTPHeaders) {
-        for field in other.fields { self[field.name] = field.value }
+        guard !other.isEmpty else { return }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(fields.count + other.fields.count)
+        for (index, field) in fields.enumerated() { positions[Self.key(field.name)] = index }
+        for field in other.fields { Self.set(field, in: &fields, positions: &positions) }
+    }
+
+    /// Replaces the field with `field`'s name (any case) in its place, or appends it.
+    /// `positions` maps each ``key(_:)`` in `fields` to its index; `fields` never holds two
+    /// fields of one name, which every mutation keeps true.
+    private static func set(_ field: Field, in fields: inout [Field], positions: inout [String: Int]) {
+        let key = key(field.name)
+        if let index = positions[key] {
+            fields[index] = field
+        } else {
+            positions[key] = fields.count
+            fields.append(field)
+        }
+    }
+
+    /// The name with ASCII letters lowercased: equal for names ``sameName(_:_:)`` matches.
+    private static func key(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return name }
+        return String(decoding: name.utf8.map(lowerASCII), as: UTF8.self)
     }
 
     /// Iterates the fields in order.

@@ -4,19 +4,42 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default requester: `URLSession`, on Linux through FoundationNetworking.
+/// Sends requests through `URLSession`: the default on Apple platforms, and the fallback on
+/// Linux (through FoundationNetworking) when ``CurlRequester`` cannot load libcurl.
 ///
 /// Redirects are followed; the response's ``ResourceResponse/url`` is where the body
 /// finally came from. A redirect to an origin outside the request's
 /// ``ResourceRequest/trustedOrigins`` drops credential-bearing headers (`Authorization`,
 /// `Cookie`, `Proxy-Authorization`, the request's ``ResourceRequest/credentialHeaders`` and
 /// any you add here), so a server cannot bounce your token to a host you never trusted;
-/// URLSession on Linux would otherwise forward them. The body is counted as it arrives and
-/// the transfer is cancelled past ``ResourceRequest/maxBodyBytes``, so a body that never
-/// ends cannot exhaust memory. Cancelling the calling task cancels the `URLSessionTask`.
+/// URLSession on Linux would otherwise forward them. Redirects to schemes other than `http`
+/// and `https` are refused with ``RedirectError``.
+///
+/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:)``):
+///
+/// - **No cookies.** The session neither stores nor sends cookies, so a `Set-Cookie` from one
+///   server is never sent to another (cookies ignore ports: two services on one host would
+///   otherwise share them). Send a `Cookie` header yourself when an API needs one.
+/// - **No URL cache and no credential storage**: Halley has its own cache policy
+///   (``ResponseCache``), and a `401` is returned as a response at once, never answered with
+///   a stored password.
+/// - **Connections per host**: 64 by default, so a traversal with a high
+///   ``ResourceManager/Configuration/maxConcurrency`` is not queued behind URLSession's
+///   default of 6.
+/// - **Limits while reading**: the body is counted as it arrives and the caller is answered
+///   past ``ResourceRequest/maxBodyBytes`` at once; a `Content-Length` above it is refused
+///   before the body. Header sections over `maxHeaderBytes` or `maxHeaderCount` are
+///   ``ResponseHeadersTooLargeError``.
+///
+/// On Linux, FoundationNetworking queues every chunk it reads for the delegate without
+/// waiting for it, so a server pushing an endless body at full loopback speed can still
+/// grow memory faster than the delegate drains it, and cancelling the task does not stop
+/// libcurl at once. ``CurlRequester``, the Linux default, has neither problem.
+///
+/// Cancelling the calling task cancels the `URLSessionTask`.
 ///
 /// ```swift
-/// let manager = ResourceManager(requester: URLSessionRequester())
+/// let manager = ResourceManager(requester: URLSessionRequester(maxConnectionsPerHost: 16))
 /// ```
 public struct URLSessionRequester: RequesterInterface, Sendable {
     private let owner: SessionOwner
@@ -24,27 +47,100 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// Header names never forwarded across origins on redirect.
     public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// Connections per host a requester's own session opens at most: enough for a traversal
+    /// of `maxConcurrency` 64 to keep every request in flight.
+    public static let defaultMaxConnectionsPerHost = 64
+
     /// Creates a requester with its own session.
+    ///
+    /// The configuration is copied, then cookies, the URL cache and credential storage are
+    /// turned off and `httpMaximumConnectionsPerHost` is set (see the type's notes).
+    ///
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.ephemeral
+    /// configuration.httpAdditionalHeaders = ["User-Agent": "MyApp/1.0"]
+    /// let requester = URLSessionRequester(configuration: configuration, maxConnectionsPerHost: 32)
+    /// ```
     ///
     /// - Parameters:
     ///   - configuration: The session configuration; `.ephemeral` by default, so nothing is
-    ///     cached on disk or shared with other sessions (Halley has its own cache policy).
+    ///     cached on disk or shared with other sessions.
     ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins,
     ///     in addition to each request's own.
+    ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default).
+    ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
+    ///   - maxHeaderCount: The most response header fields accepted.
     public init(
         configuration: URLSessionConfiguration = .ephemeral,
-        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
+        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
+        maxConnectionsPerHost: Int = URLSessionRequester.defaultMaxConnectionsPerHost,
+        maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
     ) {
-        let delegate = SessionDelegate(credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }))
+        let copied = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copied.httpCookieStorage = nil
+        copied.httpShouldSetCookies = false
+        copied.httpCookieAcceptPolicy = .never
+        copied.urlCache = nil
+        copied.requestCachePolicy = .reloadIgnoringLocalCacheData
+        copied.urlCredentialStorage = nil
+        copied.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
+        let limits = HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount)
+        let delegate = SessionDelegate(
+            credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), limits: limits)
         owner = SessionOwner(
-            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil),
-            delegate: delegate)
+            session: URLSession(configuration: copied, delegate: delegate, delegateQueue: nil), delegate: delegate,
+            credentialHeaders: delegate.credentialHeaders, limits: limits, ownsSession: true)
+    }
+
+    /// Creates a requester that sends through your own session: for client certificates,
+    /// certificate pinning in your session's delegate, a proxy, or a shared connection pool.
+    ///
+    /// Your session's configuration applies as it is: its cookie storage, URL cache,
+    /// credential storage and connections per host; Halley changes none of them. Each request
+    /// still gets a task delegate of Halley's own, which guarantees:
+    ///
+    /// - credential headers are stripped from redirects that leave the trusted origins, and
+    ///   redirects to schemes other than `http` and `https` are refused;
+    /// - a `401` is answered at once without a stored password (unless your session's
+    ///   delegate supplies one: on Apple platforms the session delegate sees challenges
+    ///   the task delegate passes on by default handling);
+    /// - ``ResourceRequest/maxBodyBytes`` and the header limits are checked when the
+    ///   response arrives, from its `Content-Length` and header fields, and on the whole body
+    ///   after it arrived. The body is not counted while it streams (the convenience API
+    ///   that takes a task delegate buffers it), so memory is only bounded by the
+    ///   ``RequestPolicy/requestTimeout``.
+    ///
+    /// The session is not invalidated when the requester goes away: it is yours.
+    ///
+    /// ```swift
+    /// // Your session: its delegate can pin certificates or present a client certificate.
+    /// let session = URLSession(configuration: .default)
+    /// let manager = ResourceManager(requester: URLSessionRequester(session: session))
+    /// ```
+    public init(
+        session: URLSession,
+        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
+        maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
+    ) {
+        owner = SessionOwner(
+            session: session, delegate: nil, credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }),
+            limits: HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount), ownsSession: false)
     }
 
     /// Sends the request through the session.
     ///
+    /// ```swift
+    /// let response = try await URLSessionRequester().response(
+    ///     for: ResourceRequest(url: URL(string: "https://api.example.com/")!, timeout: .seconds(10)))
+    /// print(response.status, response.headers["Content-Type"] ?? "")
+    /// ```
+    ///
     /// - Throws: `URLError` for transport failures, ``ResponseBodyTooLargeError`` past the
-    ///   body limit, `CancellationError` when cancelled.
+    ///   body limit, ``ResponseHeadersTooLargeError`` past the header limits,
+    ///   ``RedirectError`` for a redirect to another scheme, `CancellationError` when
+    ///   cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
@@ -57,24 +153,208 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
             urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
         }
-        let transfer = SessionDelegate.Transfer(
-            rules: SessionDelegate.Rules(
-                credentialHeaders: Set(request.credentialHeaders.map { $0.lowercased() }),
-                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins),
-            maxBytes: request.maxBodyBytes, url: request.url)
-        let prepared = urlRequest
+        let transfer = Transfer(
+            rules: Rules(
+                credentialHeaders: owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }),
+                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins,
+                method: request.method.rawValue, body: request.body),
+            limits: owner.limits, maxBytes: request.maxBodyBytes, url: request.url)
+        let (data, response): (Data, URLResponse)
+        if let delegate = owner.delegate {
+            (data, response) = try await delegate.run(urlRequest, transfer, in: owner.session)
+        } else {
+            (data, response) = try await TaskDelegate.run(urlRequest, transfer, in: owner.session)
+        }
+        var status = 200
+        var headers = HTTPHeaders()
+        if let http = response as? HTTPURLResponse {
+            status = http.statusCode
+            // One pass: a response can carry tens of thousands of fields.
+            headers = HTTPHeaders(
+                http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })
+        }
+        return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
+    }
+}
+
+/// Owns a requester's session: when the last copy of the requester goes away, a session the
+/// requester made is invalidated after its tasks finish, so neither it nor its delegate
+/// outlives the requester. A caller's session is left alone.
+private final class SessionOwner: Sendable {
+    let session: URLSession
+    /// The session's delegate when the requester made the session.
+    let delegate: SessionDelegate?
+    let credentialHeaders: Set<String>
+    let limits: HeaderLimits
+    let ownsSession: Bool
+
+    init(
+        session: URLSession, delegate: SessionDelegate?, credentialHeaders: Set<String>, limits: HeaderLimits,
+        ownsSession: Bool
+    ) {
+        self.session = session
+        self.delegate = delegate
+        self.credentialHeaders = credentialHeaders
+        self.limits = limits
+        self.ownsSession = ownsSession
+    }
+
+    deinit {
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
+}
+
+/// The limits on a response's header section.
+struct HeaderLimits: Sendable {
+    let bytes: Int
+    let count: Int
+
+    /// The error for `fields` (name/value pairs as parsed) when they pass a limit.
+    func check(_ fields: [(String, String)], url: URL) -> ResponseHeadersTooLargeError? {
+        if fields.count > count { return ResponseHeadersTooLargeError(url: url, limit: .count(count)) }
+        // Each field as a line: name, ": ", value, CRLF.
+        let size = fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+        if size > bytes { return ResponseHeadersTooLargeError(url: url, limit: .bytes(bytes)) }
+        return nil
+    }
+
+    func check(_ response: URLResponse, url: URL) -> ResponseHeadersTooLargeError? {
+        guard let http = response as? HTTPURLResponse else { return nil }
+        return check(http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) }, url: url)
+    }
+}
+
+/// Which headers a redirect must drop, where they may still go, and the first request's
+/// method and body (which a 307 or 308 must send again).
+private struct Rules: Sendable {
+    let credentialHeaders: Set<String>
+    let trustedOrigins: Set<Origin>
+    /// The first request's method and body.
+    var method: String = "GET"
+    var body: Data?
+
+    /// What to do with a redirect.
+    enum Decision {
+        /// Follow with this request.
+        case follow(URLRequest)
+        /// Do not follow: the redirect response is the answer.
+        case stop
+        /// Refuse with this error.
+        case refuse(RedirectError)
+    }
+
+    /// What to do with `request`, URLSession's proposal for the next hop:
+    ///
+    /// - a scheme other than HTTP is refused;
+    /// - a 307 or 308 that must repeat a body is not followed where FoundationNetworking
+    ///   would send it without its body (it always drops the body on a redirect): the
+    ///   redirect comes back as the response rather than an empty PUT reaching the server;
+    /// - a hop that became a GET loses the headers that described the body it no longer has;
+    /// - credential headers are removed when the target is outside the trusted origins.
+    func decide(_ request: URLRequest, after response: HTTPURLResponse, from url: URL) -> Decision {
+        guard let target = request.url else { return .follow(request) }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            return .refuse(RedirectError(url: url, reason: .unsupportedScheme(scheme)))
+        }
+        var next = request
+        if [307, 308].contains(response.statusCode) {
+            #if canImport(FoundationNetworking)
+                let sameMethod = (next.httpMethod ?? "GET").uppercased() == method.uppercased()
+                if sameMethod, let body, !body.isEmpty { return .stop }
+            #endif
+        } else if next.httpBody == nil, ["GET", "HEAD"].contains(next.httpMethod?.uppercased() ?? "GET") {
+            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        guard !trustedOrigins.contains(Origin(target)) else { return .follow(next) }
+        for (name, _) in next.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
+            next.setValue(nil, forHTTPHeaderField: name)
+        }
+        return .follow(next)
+    }
+}
+
+/// One request's rules, limits and state.
+private struct Transfer: Sendable {
+    let rules: Rules
+    let limits: HeaderLimits
+    let maxBytes: Int?
+    let url: URL
+    var data = Data()
+    var response: URLResponse?
+    /// Why a caller's session's task was cancelled by its delegate.
+    var failure: (any Error)?
+    /// Whether a caller's session's task was cancelled at an authentication challenge.
+    var challenged = false
+    var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+    /// The error for a response that is refused before its body: headers past the limits,
+    /// or a `Content-Length` past the body limit.
+    func refusal(of response: URLResponse) -> (any Error)? {
+        if let error = limits.check(response, url: url) { return error }
+        if let limit = maxBytes, response.expectedContentLength > Int64(limit) {
+            return ResponseBodyTooLargeError(url: url, limit: limit)
+        }
+        return nil
+    }
+}
+
+/// How a challenge is answered on Apple platforms: the system's default, which evaluates
+/// server trust and, for a 401, continues without a credential when the session has no
+/// credential storage (a requester's own session has none), returning the 401 as it is.
+///
+/// FoundationNetworking (Swift 6.3) is answered differently, in the delegates: it raises the
+/// challenge only after the whole 401 has arrived, and on default handling without a
+/// credential it leaves the task hanging until its timeout, so the delegates answer the
+/// caller with the 401 themselves and cancel the challenge.
+private let appleDisposition = URLSession.AuthChallengeDisposition.performDefaultHandling
+
+/// libcurl's own header limits, which FoundationNetworking reports as `URLError(.unknown)`
+/// with libcurl's message: a header line over 100 KiB ("Out of memory") or a header section
+/// over 300 KiB ("Too large response headers: n > 307200").
+private func headerLimitError(_ error: any Error, url: URL, responseArrived: Bool) -> ResponseHeadersTooLargeError? {
+    guard !responseArrived, let urlError = error as? URLError, urlError.code == .unknown else { return nil }
+    let message = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
+    if message.hasPrefix("Too large response headers") {
+        let limit = message.split(separator: " ").last.flatMap { Int($0) } ?? 307_200
+        return ResponseHeadersTooLargeError(url: url, limit: .bytes(limit))
+    }
+    if message == "Out of memory" { return ResponseHeadersTooLargeError(url: url, limit: .bytes(102_400)) }
+    return nil
+}
+
+/// The delegate of a session the requester made: collects each task's body (counting bytes
+/// as they arrive), enforces the limits, and applies the redirect rules.
+///
+/// Per-task state lives in a lock-guarded table; everything else is immutable, so the
+/// delegate is `Sendable`.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    let credentialHeaders: Set<String>
+    let limits: HeaderLimits
+    private let transfers = LockedValue<[Int: Transfer]>([:])
+
+    init(credentialHeaders: Set<String>, limits: HeaderLimits) {
+        self.credentialHeaders = credentialHeaders
+        self.limits = limits
+    }
+
+    /// Runs one data task to its end.
+    func run(_ request: URLRequest, _ transfer: Transfer, in session: URLSession) async throws -> (Data, URLResponse) {
         let running = LockedValue<URLSessionDataTask?>(nil)
         let cancelled = LockedValue(false)
-        let owner = self.owner
         // FoundationNetworking hops synchronously onto the session's work queue when a task is
         // created, resumed or cancelled. Doing that on a Dispatch thread keeps Swift's few
         // cooperative threads from ever waiting on a busy session.
-        let (data, response): (Data, URLResponse) = try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
-                    let task = owner.session.dataTask(with: prepared)
+                    let task = session.dataTask(with: request)
                     running.set(task)
-                    owner.delegate.start(task.taskIdentifier, transfer, continuation: continuation)
+                    var transfer = transfer
+                    transfer.continuation = continuation
+                    self.transfers.withLock { $0[task.taskIdentifier] = transfer }
                     task.resume()
                     if cancelled.get() { task.cancel() }
                 }
@@ -83,135 +363,75 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
             cancelled.set(true)
             if let task = running.get() { DispatchQueue.global().async { task.cancel() } }
         }
-        var headers = HTTPHeaders()
-        var status = 200
-        if let http = response as? HTTPURLResponse {
-            status = http.statusCode
-            for (name, value) in http.allHeaderFields {
-                headers[String(describing: name)] = String(describing: value)
+    }
+
+    /// Answers the caller with `error` at once and cancels the task; later callbacks for it
+    /// find the caller answered and do nothing.
+    private func fail(_ task: URLSessionTask, with error: any Error) {
+        guard let (continuation, _, _) = takeContinuation(of: task) else { return }
+        task.cancel()
+        continuation.resume(throwing: error)
+    }
+
+    /// Takes the caller's continuation out of the task's entry, with the body and response so
+    /// far, so the caller is answered exactly once; later callbacks find none and do nothing.
+    private func takeContinuation(of task: URLSessionTask)
+        -> (CheckedContinuation<(Data, URLResponse), any Error>, Data, URLResponse?)?
+    {
+        transfers.withLock { transfers in
+            guard var transfer = transfers[task.taskIdentifier], let continuation = transfer.continuation else {
+                return nil
             }
+            let taken = (continuation, transfer.data, transfer.response)
+            transfer.continuation = nil
+            transfer.data = Data()
+            transfers[task.taskIdentifier] = transfer
+            return taken
         }
-        return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
-    }
-}
-
-/// Owns a requester's session: when the last copy of the requester goes away, the session is
-/// invalidated after its tasks finish, so neither it nor its delegate outlives the requester.
-private final class SessionOwner: Sendable {
-    let session: URLSession
-    let delegate: SessionDelegate
-
-    init(session: URLSession, delegate: SessionDelegate) {
-        self.session = session
-        self.delegate = delegate
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
-    }
-}
-
-/// A response body passed the request's ``ResourceRequest/maxBodyBytes``; the transfer was
-/// stopped while reading.
-public struct ResponseBodyTooLargeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The URL being read.
-    public let url: URL
-    /// The limit in bytes.
-    public let limit: Int
-
-    /// Creates the error.
-    public init(url: URL, limit: Int) {
-        self.url = url
-        self.limit = limit
-    }
-
-    /// `the response body of <url> is larger than <limit> bytes`.
-    public var description: String { "the response body of \(url.absoluteString) is larger than \(limit) bytes" }
-}
-
-/// Collects each task's body (counting bytes as they arrive) and strips credential headers
-/// from redirects that leave the trusted origins.
-///
-/// Per-task state lives in a lock-guarded table; everything else is immutable, so the
-/// delegate is `Sendable`.
-private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    struct Rules: Sendable {
-        let credentialHeaders: Set<String>
-        let trustedOrigins: Set<Origin>
-    }
-
-    struct Transfer: Sendable {
-        let rules: Rules
-        let maxBytes: Int?
-        let url: URL
-        var data = Data()
-        var response: URLResponse?
-        var tooLarge = false
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-    }
-
-    let credentialHeaders: Set<String>
-    private let transfers = LockedValue<[Int: Transfer]>([:])
-
-    init(credentialHeaders: Set<String>) {
-        self.credentialHeaders = credentialHeaders
-    }
-
-    func start(_ task: Int, _ transfer: Transfer, continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
-        var transfer = transfer
-        transfer.continuation = continuation
-        transfers.withLock { $0[task] = transfer }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let tooLarge = transfers.withLock { transfers -> Bool in
+        let refusal = transfers.withLock { transfers -> (any Error)? in
             transfers[dataTask.taskIdentifier]?.response = response
-            guard let limit = transfers[dataTask.taskIdentifier]?.maxBytes,
-                response.expectedContentLength > Int64(limit)
-            else { return false }
-            transfers[dataTask.taskIdentifier]?.tooLarge = true
-            return true
+            return transfers[dataTask.taskIdentifier]?.refusal(of: response)
         }
-        completionHandler(tooLarge ? .cancel : .allow)
+        // FoundationNetworking ignores the disposition (it cannot pause libcurl), so a refused
+        // response is also cancelled and answered here.
+        completionHandler(refusal == nil ? .allow : .cancel)
+        if let refusal { fail(dataTask, with: refusal) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         // Past the limit the caller is answered at once, not when URLSession finishes tearing
         // the transfer down: a server pushing an endless body keeps the callbacks coming.
-        let overflow = transfers.withLock {
-            transfers -> (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)? in
-            guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return nil }
+        let overflow = transfers.withLock { transfers -> ResponseBodyTooLargeError? in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.continuation != nil else { return nil }
+            if let limit = transfer.maxBytes, transfer.data.count + data.count > limit {
+                return ResponseBodyTooLargeError(url: transfer.url, limit: limit)
+            }
             // Take the entry out while appending so the Data buffer is uniquely referenced.
             transfers[dataTask.taskIdentifier] = nil
             transfer.data.append(data)
-            var answer: (CheckedContinuation<(Data, URLResponse), any Error>, Int, URL)?
-            if let limit = transfer.maxBytes, transfer.data.count > limit, let continuation = transfer.continuation {
-                transfer.tooLarge = true
-                transfer.data = Data()
-                transfer.continuation = nil
-                answer = (continuation, limit, transfer.url)
-            }
             transfers[dataTask.taskIdentifier] = transfer
-            return answer
+            return nil
         }
-        if let (continuation, limit, url) = overflow {
-            dataTask.cancel()
-            continuation.resume(throwing: ResponseBodyTooLargeError(url: url, limit: limit))
-        }
+        if let overflow { fail(dataTask, with: overflow) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }),
             let continuation = transfer.continuation
         else { return }
-        if transfer.tooLarge, let limit = transfer.maxBytes {
-            continuation.resume(throwing: ResponseBodyTooLargeError(url: transfer.url, limit: limit))
-        } else if let error {
-            let cancelled = (error as? URLError)?.code == .cancelled
-            continuation.resume(throwing: cancelled ? CancellationError() : error)
+        if let error {
+            if let limit = headerLimitError(error, url: transfer.url, responseArrived: transfer.response != nil) {
+                continuation.resume(throwing: limit)
+            } else {
+                let cancelled = (error as? URLError)?.code == .cancelled
+                continuation.resume(throwing: cancelled ? CancellationError() : error)
+            }
         } else if let response = transfer.response ?? task.response {
             continuation.resume(returning: (transfer.data, response))
         } else {
@@ -223,14 +443,123 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let rules = transfers.get()[task.taskIdentifier]?.rules
-        let trusted = rules?.trustedOrigins ?? Set(task.originalRequest?.url.map { [Origin($0)] } ?? [])
-        guard let target = request.url, !trusted.contains(Origin(target)) else { return completionHandler(request) }
-        let names = credentialHeaders.union(rules?.credentialHeaders ?? [])
-        var stripped = request
-        for (name, _) in request.allHTTPHeaderFields ?? [:] where names.contains(name.lowercased()) {
-            stripped.setValue(nil, forHTTPHeaderField: name)
+        let transfer = transfers.get()[task.taskIdentifier]
+        let url = response.url ?? transfer?.url ?? request.url ?? URL(fileURLWithPath: "/")
+        let rules =
+            transfer?.rules
+            ?? Rules(
+                credentialHeaders: credentialHeaders,
+                trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
+        switch rules.decide(request, after: response, from: url) {
+        case .follow(let next):
+            completionHandler(next)
+        case .stop:
+            completionHandler(nil)
+        case .refuse(let error):
+            completionHandler(nil)
+            fail(task, with: error)
         }
-        completionHandler(stripped)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // The whole 401 (or 407) has arrived by now: every chunk was queued to this
+            // delegate before the challenge. Answer with it; cancelling the challenge then
+            // cancels the task, whose completion finds the caller answered.
+            if let (continuation, data, response) = takeContinuation(of: task) {
+                if let response {
+                    continuation.resume(returning: (data, response))
+                } else {
+                    continuation.resume(throwing: URLError(.userAuthenticationRequired))
+                }
+            }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            completionHandler(appleDisposition, nil)
+        #endif
+    }
+}
+
+/// The per-task delegate for a caller's session: redirect rules, challenges and the limits
+/// that can be checked when the response arrives. The body is checked by the engine once
+/// it has arrived.
+private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let transfer: LockedValue<Transfer>
+
+    private init(_ transfer: Transfer) {
+        self.transfer = LockedValue(transfer)
+    }
+
+    static func run(_ request: URLRequest, _ transfer: Transfer, in session: URLSession) async throws
+        -> (Data, URLResponse)
+    {
+        let delegate = TaskDelegate(transfer)
+        do {
+            let (data, response) = try await session.data(for: request, delegate: delegate)
+            if let error = delegate.transfer.get().failure { throw error }
+            if let limit = transfer.maxBytes, data.count > limit {
+                throw ResponseBodyTooLargeError(url: transfer.url, limit: limit)
+            }
+            return (data, response)
+        } catch {
+            let state = delegate.transfer.get()
+            if let failure = state.failure { throw failure }
+            if state.challenged, let response = state.response { return (Data(), response) }
+            if let limit = headerLimitError(error, url: transfer.url, responseArrived: state.response != nil) {
+                throw limit
+            }
+            if (error as? URLError)?.code == .cancelled { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private func fail(_ task: URLSessionTask, with error: any Error) {
+        transfer.withLock { $0.failure = $0.failure ?? error }
+        task.cancel()
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let refusal = transfer.withLock { transfer -> (any Error)? in
+            transfer.response = response
+            return transfer.refusal(of: response)
+        }
+        completionHandler(refusal == nil ? .allow : .cancel)
+        if let refusal { fail(dataTask, with: refusal) }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        let state = transfer.get()
+        switch state.rules.decide(request, after: response, from: response.url ?? state.url) {
+        case .follow(let next):
+            completionHandler(next)
+        case .stop:
+            completionHandler(nil)
+        case .refuse(let error):
+            completionHandler(nil)
+            fail(task, with: error)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+            // As in SessionDelegate, but the body stays inside URLSession's buffer: the caller
+            // gets the 401's status and headers with an empty body.
+            transfer.withLock { $0.challenged = true }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            completionHandler(appleDisposition, nil)
+        #endif
     }
 }

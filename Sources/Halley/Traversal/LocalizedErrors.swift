@@ -43,3 +43,18 @@ extension HALFormValidationError: LocalizedError {
     /// The ``description``: the template and every failing property with its rule.
     public var errorDescription: String? { description }
 }
+
+extension ResponseHeadersTooLargeError: LocalizedError {
+    /// The ``description``: the URL and the header limit passed.
+    public var errorDescription: String? { description }
+}
+
+extension RedirectError: LocalizedError {
+    /// The ``description``: why the redirect was not followed.
+    public var errorDescription: String? { description }
+}
+
+extension CurlUnavailableError: LocalizedError {
+    /// The ``description``: why libcurl could not be loaded.
+    public var errorDescription: String? { description }
+}

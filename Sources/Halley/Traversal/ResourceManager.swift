@@ -94,10 +94,20 @@ public struct ResourceManager: Sendable {
     ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
     public init<Requester: RequesterInterface & Sendable>(
-        requester: Requester = URLSessionRequester(), configuration: Configuration = Configuration()
+        requester: Requester, configuration: Configuration = Configuration()
     ) {
         self.requester = requester
         self.configuration = configuration
+    }
+
+    /// Creates a manager with the platform's default requester (``DefaultRequester``:
+    /// ``CurlRequester`` on Linux when libcurl loads, ``URLSessionRequester`` otherwise).
+    ///
+    /// ```swift
+    /// let manager = ResourceManager()
+    /// ```
+    public init(configuration: Configuration = Configuration()) {
+        self.init(requester: DefaultRequester.make(), configuration: configuration)
     }
 
     /// Creates a manager around a requester that is not `Sendable`, such as the original

@@ -14,6 +14,8 @@ protocol Scenario: Sendable {
 struct BenchSettings: Sendable {
     /// Fewer repetitions and smaller sizes.
     let quick: Bool
+    /// The requesters the transport scenario measures; empty for all.
+    var requesters: [String] = []
 
     /// Repetitions per measurement, the first `warmups` of them discarded.
     var repetitions: Int { quick ? 3 : 7 }
@@ -36,6 +38,7 @@ enum ScenarioRegistry {
         DedupScenario(),
         URITemplateScenario(),
         ScaleScenario(),
+        TransportScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.

@@ -1,7 +1,7 @@
 /// The command line of `halley-bench`, parsed by hand so the package keeps no dependencies.
 ///
 /// ```
-/// halley-bench [--quick] [--scenario NAME]... [--json FILE] [--list] [--help]
+/// halley-bench [--quick] [--scenario NAME]... [--requester NAME]... [--json FILE] [--list] [--help]
 /// ```
 struct BenchArguments: Sendable, Equatable {
     /// Where to write machine-readable results, if anywhere.
@@ -10,16 +10,20 @@ struct BenchArguments: Sendable, Equatable {
     var quick = false
     /// Scenario names to run, in the order given; empty runs every scenario.
     var scenarios: [String] = []
+    /// Requesters the transport scenario measures (`urlsession`, `curl`); empty for all.
+    var requesters: [String] = []
     /// Print the scenario names and exit.
     var list = false
     /// Print the usage and exit.
     var help = false
 
     static let usage = """
-        usage: halley-bench [--quick] [--scenario NAME]... [--json FILE] [--list] [--help]
+        usage: halley-bench [--quick] [--scenario NAME]... [--requester NAME]... [--json FILE] [--list] [--help]
 
           --quick          fewer repetitions and smaller sizes (a smoke run of a few seconds)
           --scenario NAME  run only NAME (repeatable); see --list
+          --requester NAME the transport scenario measures only NAME: urlsession or curl
+                           (repeatable; all by default)
           --json FILE      also write the results as JSON to FILE
           --list           print the scenario names and exit
           --help           print this text and exit
@@ -59,6 +63,7 @@ struct BenchArguments: Sendable, Equatable {
             switch name {
             case "--json": result.jsonPath = try value()
             case "--scenario": result.scenarios.append(try value())
+            case "--requester": result.requesters.append(try value())
             case "--quick":
                 try flag()
                 result.quick = true

@@ -63,17 +63,21 @@ enum CLIRunner {
     /// Found next to the running test executable, whatever the scratch path (`.build`,
     /// `.build-cli`, ...): each directory from the test executable up is checked for an
     /// executable file named `halley`. `HALLEY_CLI` overrides the search.
-    static let binary: URL? = {
+    static let binary: URL? = builtExecutable(named: "halley", override: "HALLEY_CLI")
+
+    /// An executable product built with the tests, found as ``binary`` is; `override` names
+    /// an environment variable that replaces the search.
+    static func builtExecutable(named name: String, override: String) -> URL? {
         let manager = FileManager.default
         func executable(in directory: URL) -> URL? {
-            let candidate = directory.appendingPathComponent("halley")
+            let candidate = directory.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                 manager.isExecutableFile(atPath: candidate.path)
             else { return nil }
             return candidate
         }
-        if let override = ProcessInfo.processInfo.environment["HALLEY_CLI"], !override.isEmpty {
+        if let override = ProcessInfo.processInfo.environment[override], !override.isEmpty {
             return URL(fileURLWithPath: override)
         }
         let cwd = URL(fileURLWithPath: manager.currentDirectoryPath, isDirectory: true)
@@ -97,7 +101,7 @@ enum CLIRunner {
             if let found = executable(in: debug) { return found }
         }
         return nil
-    }()
+    }
 
     /// Runs `halley` with `arguments` and waits for it, at most `timeout`.
     ///

@@ -138,11 +138,13 @@ import Testing
 
 /// The same corpus over real HTTP: bodies too big or endless, silent servers, redirect loops.
 /// One at a time, on a server of their own, so their load cannot distort other suites.
+/// Through the default requester, as a `ResourceManager()` would send them (libcurl on Linux);
+/// `HostileTransportTests` holds each HTTP requester to the transport cases on its own.
 @Suite(.serialized) struct HostileServerTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
         var configuration = ResourceManager.Configuration()
         configure(&configuration)
-        return ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        return ResourceManager(requester: DefaultRequester.make(), configuration: configuration)
     }
 
     private func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {

@@ -92,6 +92,22 @@ final class TestServer: Sendable {
         }
     }
 
+    /// `Support/hostile_http_server.py` on `127.0.0.1`: bodies that lie or never end, sent at
+    /// full loopback speed, gzip bombs, header floods. Shared by the transport tests.
+    static func hostileHTTP() async throws -> TestServer {
+        try await Registry.instance.server(named: "hostile-http") {
+            try await launch(host: "127.0.0.1", script: hostileScriptURL, arguments: [])
+        }
+    }
+
+    /// Another ``hostileHTTP()`` on another port of `127.0.0.1`: the same host, another origin
+    /// (cookies, unlike credentials, ignore ports).
+    static func hostileHTTPOtherPort() async throws -> TestServer {
+        try await Registry.instance.server(named: "hostile-http-2") {
+            try await launch(host: "127.0.0.1", script: hostileScriptURL, arguments: [])
+        }
+    }
+
     /// A server of the caller's own on `127.0.0.1`, started now, for tests that
     /// ``reset()`` the log (which would race with other tests on a shared server).
     static func isolated() async throws -> TestServer {
@@ -168,6 +184,7 @@ final class TestServer: Sendable {
     /// (`Tests/HalleyTests/Support/TestServer.swift`).
     private static let supportDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let scriptURL = supportDirectory.appendingPathComponent("hal_test_server.py")
+    static let hostileScriptURL = supportDirectory.appendingPathComponent("hostile_http_server.py")
     static let documentsURL =
         supportDirectory
         .deletingLastPathComponent()  // HalleyTests
@@ -179,12 +196,13 @@ final class TestServer: Sendable {
     /// How long the script may take to print its port.
     private static let startupTimeout: TimeInterval = 15
 
-    private static func launch(host: String, fallbackReason: String? = nil) async throws -> TestServer {
+    private static func launch(
+        host: String, fallbackReason: String? = nil, script: URL = scriptURL,
+        arguments: [String] = ["--root", documentsURL.path]
+    ) async throws -> TestServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", scriptURL.path, "--root", documentsURL.path, "--host", host, "--port", "0",
-        ]
+        process.arguments = ["python3", script.path] + arguments + ["--host", host, "--port", "0"]
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
@@ -194,7 +212,7 @@ final class TestServer: Sendable {
         do {
             try process.run()
         } catch {
-            throw TestServerError("cannot run /usr/bin/env python3 \(scriptURL.path): \(error)")
+            throw TestServerError("cannot run /usr/bin/env python3 \(script.path): \(error)")
         }
 
         let line = await firstLine(of: output.fileHandleForReading, process: process)

@@ -105,6 +105,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     # Keep-alive, like a real API server; every response carries Content-Length.
     protocol_version = "HTTP/1.1"
     server_version = "HalleyTestServer/1"
+    # Headers and body go out in separate writes; with Nagle's algorithm the body would wait
+    # for the client's delayed ACK of the headers (40 ms per response on Linux).
+    disable_nagle_algorithm = True
     root = "."
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's signature

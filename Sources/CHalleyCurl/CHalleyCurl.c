@@ -1,0 +1,186 @@
+// See include/CHalleyCurl.h. The function pointer types below follow libcurl's documented
+// prototypes: curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are variadic, so
+// they are called through variadic pointer types, never cast to fixed-argument ones.
+
+#include "CHalleyCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+// libcurl's `CURLMsg`: an enum, the easy handle, and a union of a pointer and a CURLcode.
+typedef struct {
+    int message;
+    void *easy;
+    union {
+        void *whatever;
+        int result;
+    } data;
+} halley_curl_message;
+
+enum { HALLEY_CURLMSG_DONE = 1, HALLEY_CURL_GLOBAL_ALL = 3 };
+
+static struct {
+    int (*global_init)(long flags);
+    const char *(*version)(void);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *easy);
+    void (*easy_reset)(void *easy);
+    int (*easy_setopt)(void *easy, int option, ...);
+    int (*easy_getinfo)(void *easy, int info, ...);
+    const char *(*easy_strerror)(int code);
+    void *(*slist_append)(void *list, const char *line);
+    void (*slist_free_all)(void *list);
+    void *(*multi_init)(void);
+    int (*multi_cleanup)(void *multi);
+    int (*multi_setopt)(void *multi, int option, ...);
+    int (*multi_add_handle)(void *multi, void *easy);
+    int (*multi_remove_handle)(void *multi, void *easy);
+    int (*multi_perform)(void *multi, int *running);
+    int (*multi_poll)(void *multi, void *extra_fds, unsigned extra_count, int timeout_ms, int *ready);
+    int (*multi_wakeup)(void *multi);
+    halley_curl_message *(*multi_info_read)(void *multi, int *queued);
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int loaded = 0;
+static char load_reason[256] = "";
+
+static void *find(void *library, const char *name) {
+    void *symbol = dlsym(library, name);
+    if (symbol == NULL && load_reason[0] == '\0') {
+        snprintf(load_reason, sizeof load_reason, "libcurl has no %s (Halley needs libcurl 7.68 or later)", name);
+    }
+    return symbol;
+}
+
+static void load(void) {
+    static const char *const names[] = {
+        "libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "/usr/lib/libcurl.4.dylib", "libcurl.dylib",
+    };
+    void *library = NULL;
+    for (size_t index = 0; index < sizeof names / sizeof names[0] && library == NULL; index++) {
+        library = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        const char *error = dlerror();
+        snprintf(load_reason, sizeof load_reason, "cannot load libcurl: %s", error ? error : "not found");
+        return;
+    }
+    // The library stays loaded for the life of the process: handles may outlive any one user.
+    *(void **)&curl.global_init = find(library, "curl_global_init");
+    *(void **)&curl.version = find(library, "curl_version");
+    *(void **)&curl.easy_init = find(library, "curl_easy_init");
+    *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
+    *(void **)&curl.easy_reset = find(library, "curl_easy_reset");
+    *(void **)&curl.easy_setopt = find(library, "curl_easy_setopt");
+    *(void **)&curl.easy_getinfo = find(library, "curl_easy_getinfo");
+    *(void **)&curl.easy_strerror = find(library, "curl_easy_strerror");
+    *(void **)&curl.slist_append = find(library, "curl_slist_append");
+    *(void **)&curl.slist_free_all = find(library, "curl_slist_free_all");
+    *(void **)&curl.multi_init = find(library, "curl_multi_init");
+    *(void **)&curl.multi_cleanup = find(library, "curl_multi_cleanup");
+    *(void **)&curl.multi_setopt = find(library, "curl_multi_setopt");
+    *(void **)&curl.multi_add_handle = find(library, "curl_multi_add_handle");
+    *(void **)&curl.multi_remove_handle = find(library, "curl_multi_remove_handle");
+    *(void **)&curl.multi_perform = find(library, "curl_multi_perform");
+    *(void **)&curl.multi_poll = find(library, "curl_multi_poll");
+    *(void **)&curl.multi_wakeup = find(library, "curl_multi_wakeup");
+    *(void **)&curl.multi_info_read = find(library, "curl_multi_info_read");
+    if (load_reason[0] != '\0') {
+        return;
+    }
+    int code = curl.global_init(HALLEY_CURL_GLOBAL_ALL);
+    if (code != 0) {
+        snprintf(load_reason, sizeof load_reason, "curl_global_init failed with CURLcode %d", code);
+        return;
+    }
+    loaded = 1;
+}
+
+int halley_curl_load(char *reason, size_t reason_size) {
+    pthread_once(&load_once, load);
+    if (!loaded && reason != NULL && reason_size > 0) {
+        snprintf(reason, reason_size, "%s", load_reason);
+    }
+    return loaded;
+}
+
+const char *halley_curl_version(void) { return loaded ? curl.version() : NULL; }
+
+halley_curl_easy *halley_curl_easy_init(void) { return (halley_curl_easy *)curl.easy_init(); }
+
+void halley_curl_easy_cleanup(halley_curl_easy *easy) { curl.easy_cleanup(easy); }
+
+void halley_curl_easy_reset(halley_curl_easy *easy) { curl.easy_reset(easy); }
+
+int halley_curl_easy_setopt_long(halley_curl_easy *easy, int option, long value) {
+    return curl.easy_setopt(easy, option, value);
+}
+
+int halley_curl_easy_setopt_pointer(halley_curl_easy *easy, int option, const void *value) {
+    return curl.easy_setopt(easy, option, value);
+}
+
+int halley_curl_easy_setopt_offset(halley_curl_easy *easy, int option, int64_t value) {
+    // curl_off_t is a 64-bit signed integer on every platform libcurl supports.
+    return curl.easy_setopt(easy, option, (long long)value);
+}
+
+int halley_curl_easy_setopt_callback(halley_curl_easy *easy, int option, halley_curl_data_callback callback) {
+    return curl.easy_setopt(easy, option, callback);
+}
+
+int halley_curl_easy_getinfo_long(halley_curl_easy *easy, int info, long *value) {
+    return curl.easy_getinfo(easy, info, value);
+}
+
+int halley_curl_easy_getinfo_pointer(halley_curl_easy *easy, int info, void **value) {
+    return curl.easy_getinfo(easy, info, value);
+}
+
+const char *halley_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
+
+halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line) {
+    return (halley_curl_slist *)curl.slist_append(list, line);
+}
+
+void halley_curl_slist_free_all(halley_curl_slist *list) { curl.slist_free_all(list); }
+
+halley_curl_multi *halley_curl_multi_init(void) { return (halley_curl_multi *)curl.multi_init(); }
+
+int halley_curl_multi_cleanup(halley_curl_multi *multi) { return curl.multi_cleanup(multi); }
+
+int halley_curl_multi_setopt_long(halley_curl_multi *multi, int option, long value) {
+    return curl.multi_setopt(multi, option, value);
+}
+
+int halley_curl_multi_add_handle(halley_curl_multi *multi, halley_curl_easy *easy) {
+    return curl.multi_add_handle(multi, easy);
+}
+
+int halley_curl_multi_remove_handle(halley_curl_multi *multi, halley_curl_easy *easy) {
+    return curl.multi_remove_handle(multi, easy);
+}
+
+int halley_curl_multi_perform(halley_curl_multi *multi, int *running) { return curl.multi_perform(multi, running); }
+
+int halley_curl_multi_poll(halley_curl_multi *multi, int timeout_ms) {
+    return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL);
+}
+
+int halley_curl_multi_wakeup(halley_curl_multi *multi) { return curl.multi_wakeup(multi); }
+
+int halley_curl_multi_next_done(halley_curl_multi *multi, halley_curl_easy **easy, int *result) {
+    int queued = 0;
+    halley_curl_message *message;
+    while ((message = curl.multi_info_read(multi, &queued)) != NULL) {
+        if (message->message == HALLEY_CURLMSG_DONE) {
+            *easy = (halley_curl_easy *)message->easy;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
+}

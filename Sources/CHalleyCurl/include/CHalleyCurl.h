@@ -1,0 +1,65 @@
+// CHalleyCurl: libcurl loaded at run time, with declarations of our own.
+//
+// Halley does not link libcurl or need its development headers: `halley_curl_load` opens
+// the shared library FoundationNetworking already depends on (libcurl.so.4) with dlopen and
+// looks up the few functions below with dlsym. Option and info numbers are libcurl's
+// stable ABI and live on the Swift side (CurlABI.swift).
+//
+// Handles are opaque pointers. Every function but `halley_curl_load` and
+// `halley_curl_version` requires a successful `halley_curl_load` first.
+
+#ifndef CHALLEY_CURL_H
+#define CHALLEY_CURL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// An easy handle (libcurl's `CURL *`).
+typedef struct halley_curl_easy halley_curl_easy;
+/// A multi handle (libcurl's `CURLM *`).
+typedef struct halley_curl_multi halley_curl_multi;
+/// A header list (libcurl's `struct curl_slist *`).
+typedef struct halley_curl_slist halley_curl_slist;
+
+/// libcurl's write and header callback: `size * count` bytes at `data`; return the number
+/// of bytes taken (anything else aborts the transfer).
+typedef size_t (*halley_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+
+/// Loads libcurl once per process and calls `curl_global_init`. Returns 1 when libcurl and
+/// every function Halley uses (libcurl 7.68 or later) are there; otherwise 0, with the
+/// reason in `reason` (NUL-terminated, truncated to `reason_size`).
+int halley_curl_load(char *reason, size_t reason_size);
+
+/// `curl_version()`, or NULL before a successful load.
+const char *halley_curl_version(void);
+
+halley_curl_easy *halley_curl_easy_init(void);
+void halley_curl_easy_cleanup(halley_curl_easy *easy);
+/// `curl_easy_reset`: every option back to its default, buffers kept for the next transfer.
+void halley_curl_easy_reset(halley_curl_easy *easy);
+int halley_curl_easy_setopt_long(halley_curl_easy *easy, int option, long value);
+int halley_curl_easy_setopt_pointer(halley_curl_easy *easy, int option, const void *value);
+int halley_curl_easy_setopt_offset(halley_curl_easy *easy, int option, int64_t value);
+int halley_curl_easy_setopt_callback(halley_curl_easy *easy, int option, halley_curl_data_callback callback);
+int halley_curl_easy_getinfo_long(halley_curl_easy *easy, int info, long *value);
+int halley_curl_easy_getinfo_pointer(halley_curl_easy *easy, int info, void **value);
+const char *halley_curl_easy_strerror(int code);
+
+halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line);
+void halley_curl_slist_free_all(halley_curl_slist *list);
+
+halley_curl_multi *halley_curl_multi_init(void);
+int halley_curl_multi_cleanup(halley_curl_multi *multi);
+int halley_curl_multi_setopt_long(halley_curl_multi *multi, int option, long value);
+int halley_curl_multi_add_handle(halley_curl_multi *multi, halley_curl_easy *easy);
+int halley_curl_multi_remove_handle(halley_curl_multi *multi, halley_curl_easy *easy);
+int halley_curl_multi_perform(halley_curl_multi *multi, int *running);
+/// `curl_multi_poll` with no extra file descriptors.
+int halley_curl_multi_poll(halley_curl_multi *multi, int timeout_ms);
+/// `curl_multi_wakeup`: the one call libcurl allows from any thread.
+int halley_curl_multi_wakeup(halley_curl_multi *multi);
+/// The next finished transfer from `curl_multi_info_read`: returns 1 and sets `easy` and
+/// `result` (a CURLcode), or returns 0 when there is none.
+int halley_curl_multi_next_done(halley_curl_multi *multi, halley_curl_easy **easy, int *result);
+
+#endif

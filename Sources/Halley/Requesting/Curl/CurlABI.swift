@@ -1,0 +1,82 @@
+/// The libcurl option, info and result numbers Halley uses: libcurl's stable ABI, as
+/// documented in `curl/curl.h` and `curl/multi.h` (type base plus number; the bases are
+/// long 0, object pointer 10000, function pointer 20000, `curl_off_t` 30000).
+enum CurlABI {
+    /// `CURLoption` values for `curl_easy_setopt`.
+    enum Option {
+        static let writeData: Int32 = 10_001  // CURLOPT_WRITEDATA
+        static let url: Int32 = 10_002  // CURLOPT_URL
+        static let errorBuffer: Int32 = 10_010  // CURLOPT_ERRORBUFFER
+        static let writeFunction: Int32 = 20_011  // CURLOPT_WRITEFUNCTION
+        static let httpHeader: Int32 = 10_023  // CURLOPT_HTTPHEADER
+        static let headerData: Int32 = 10_029  // CURLOPT_HEADERDATA
+        static let customRequest: Int32 = 10_036  // CURLOPT_CUSTOMREQUEST
+        static let noBody: Int32 = 44  // CURLOPT_NOBODY
+        static let post: Int32 = 47  // CURLOPT_POST
+        static let followLocation: Int32 = 52  // CURLOPT_FOLLOWLOCATION
+        static let freshConnect: Int32 = 74  // CURLOPT_FRESH_CONNECT
+        static let headerFunction: Int32 = 20_079  // CURLOPT_HEADERFUNCTION
+        static let httpGet: Int32 = 80  // CURLOPT_HTTPGET
+        static let httpVersion: Int32 = 84  // CURLOPT_HTTP_VERSION
+        static let noSignal: Int32 = 99  // CURLOPT_NOSIGNAL
+        static let acceptEncoding: Int32 = 10_102  // CURLOPT_ACCEPT_ENCODING
+        static let privateData: Int32 = 10_103  // CURLOPT_PRIVATE
+        static let postFieldSizeLarge: Int32 = 30_120  // CURLOPT_POSTFIELDSIZE_LARGE
+        static let tcpNoDelay: Int32 = 121  // CURLOPT_TCP_NODELAY
+        static let timeoutMilliseconds: Int32 = 155  // CURLOPT_TIMEOUT_MS
+        static let copyPostFields: Int32 = 10_165  // CURLOPT_COPYPOSTFIELDS
+        static let protocols: Int32 = 181  // CURLOPT_PROTOCOLS (bitmask; before 7.85)
+        static let tcpKeepAlive: Int32 = 213  // CURLOPT_TCP_KEEPALIVE
+        static let pipeWait: Int32 = 237  // CURLOPT_PIPEWAIT
+        static let suppressConnectHeaders: Int32 = 265  // CURLOPT_SUPPRESS_CONNECT_HEADERS
+        static let http09Allowed: Int32 = 285  // CURLOPT_HTTP09_ALLOWED
+        static let protocolsString: Int32 = 10_318  // CURLOPT_PROTOCOLS_STR (7.85+)
+    }
+
+    /// `CURLMoption` values for `curl_multi_setopt`.
+    enum MultiOption {
+        static let pipelining: Int32 = 3  // CURLMOPT_PIPELINING
+        static let maxConnects: Int32 = 6  // CURLMOPT_MAXCONNECTS
+        static let maxHostConnections: Int32 = 7  // CURLMOPT_MAX_HOST_CONNECTIONS
+    }
+
+    /// `CURLINFO` values for `curl_easy_getinfo`.
+    enum Info {
+        static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_RESPONSE_CODE
+        static let privateData: Int32 = 0x10_0000 + 21  // CURLINFO_PRIVATE
+        static let connectionsMade: Int32 = 0x20_0000 + 26  // CURLINFO_NUM_CONNECTS
+    }
+
+    /// Option values.
+    enum Value {
+        static let httpVersion2TLS = 4  // CURL_HTTP_VERSION_2TLS: HTTP/2 over TLS, 1.1 otherwise
+        static let pipeMultiplex = 2  // CURLPIPE_MULTIPLEX
+        static let protocolHTTP = 1  // CURLPROTO_HTTP
+        static let protocolHTTPS = 2  // CURLPROTO_HTTPS
+        static let errorBufferSize = 256  // CURL_ERROR_SIZE
+    }
+
+    /// `CURLcode` values Halley tells apart.
+    enum Code {
+        static let ok: Int32 = 0
+        static let unsupportedProtocol: Int32 = 1
+        static let urlMalformed: Int32 = 3
+        static let couldNotResolveProxy: Int32 = 5
+        static let couldNotResolveHost: Int32 = 6
+        static let couldNotConnect: Int32 = 7
+        static let weirdServerReply: Int32 = 8
+        static let http2: Int32 = 16
+        static let partialFile: Int32 = 18
+        static let writeError: Int32 = 23
+        static let outOfMemory: Int32 = 27
+        static let operationTimedOut: Int32 = 28
+        static let sslConnectError: Int32 = 35
+        static let abortedByCallback: Int32 = 42
+        static let gotNothing: Int32 = 52
+        static let sendError: Int32 = 55
+        static let receiveError: Int32 = 56
+        static let peerFailedVerification: Int32 = 60
+        static let badContentEncoding: Int32 = 61
+        static let http2Stream: Int32 = 92
+    }
+}

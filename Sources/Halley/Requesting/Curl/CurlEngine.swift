@@ -1,0 +1,245 @@
+internal import CHalleyCurl
+import Foundation
+
+/// Runs a requester's transfers on one libcurl multi handle and one dedicated thread.
+///
+/// Threading: the multi handle, every easy handle and every ``CurlTransfer`` belong to the
+/// loop thread. Other threads only put commands in ``mailbox`` (under its lock) and wake the
+/// loop with `curl_multi_wakeup`, the one libcurl call documented as safe from any thread.
+/// The loop runs `curl_multi_perform`, hands finished transfers back by resuming their
+/// continuations, and sleeps in `curl_multi_poll` until a socket is ready, libcurl's next
+/// timeout, or a wake-up: no CPU is spent while responses are awaited.
+///
+/// Lifetime: the thread starts with the first transfer and holds the engine until it ends;
+/// ``stop()`` (called when the last copy of the requester goes away) ends it, and the multi
+/// handle is cleaned up on that thread.
+final class CurlEngine: Sendable {
+    /// A command for the loop thread.
+    enum Command: Sendable {
+        case start(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>)
+        case cancel(id: UInt64)
+    }
+
+    private struct Mailbox {
+        var commands: [Command] = []
+        var nextID: UInt64 = 0
+        var threadStarted = false
+        /// Whether the loop is (about to be) asleep in `curl_multi_poll`: only then does a new
+        /// command need a wake-up, which costs a system call on each side. An awake loop
+        /// takes its commands before it sleeps again.
+        var sleeping = false
+        var stopping = false
+        /// Set by the loop thread just before it cleans up the multi handle: no wake-ups after.
+        var closed = false
+    }
+
+    private let mailbox = LockedValue(Mailbox())
+    private let multi: MultiHandle
+
+    /// Makes the multi handle (the thread starts with the first transfer).
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl is missing or refuses the handle.
+    init(maxConnectionsPerHost: Int) throws(CurlUnavailableError) {
+        try CurlLibrary.load()
+        guard let handle = halley_curl_multi_init() else {
+            throw CurlUnavailableError(reason: "curl_multi_init failed")
+        }
+        // HTTP/2 multiplexing where the server offers it (libcurl's default since 7.62).
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.pipelining, CurlABI.Value.pipeMultiplex)
+        // Transfers past this per host wait inside libcurl for a free connection.
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.maxHostConnections, max(1, maxConnectionsPerHost))
+        // Keep as many idle connections as a full host's worth, for the next burst.
+        _ = halley_curl_multi_setopt_long(handle, CurlABI.MultiOption.maxConnects, max(16, maxConnectionsPerHost))
+        multi = MultiHandle(pointer: handle)
+    }
+
+    deinit {
+        // Only reached when no thread ever ran (the running loop holds the engine) or after
+        // it cleaned up and closed the handle.
+        let neverStarted = mailbox.withLock { !$0.threadStarted }
+        if neverStarted { _ = halley_curl_multi_cleanup(multi.pointer) }
+    }
+
+    // MARK: From any thread
+
+    /// Queues a transfer; its continuation is resumed on the loop thread.
+    ///
+    /// - Returns: The id ``cancel(_:)`` takes.
+    func start(_ job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) -> UInt64 {
+        let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
+            mailbox.nextID += 1
+            mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
+            let startThread = !mailbox.threadStarted
+            mailbox.threadStarted = true
+            if !startThread { wake(mailbox) }
+            return (mailbox.nextID, startThread)
+        }
+        if startThread {
+            let thread = Thread { [self] in CurlLoop(engine: self, multi: multi.pointer).run() }
+            thread.name = "halley.curl"
+            thread.start()
+        }
+        return id
+    }
+
+    /// Cancels a transfer: its handle is removed at once and its caller gets
+    /// `CancellationError`. Nothing happens when it already finished.
+    func cancel(_ id: UInt64) {
+        mailbox.withLock { mailbox in
+            mailbox.commands.append(.cancel(id: id))
+            wake(mailbox)
+        }
+    }
+
+    /// Ends the loop thread once it has cancelled what is still running.
+    func stop() {
+        mailbox.withLock { mailbox in
+            mailbox.stopping = true
+            wake(mailbox)
+        }
+    }
+
+    /// Wakes the loop if it sleeps; called under the mailbox lock, so never after ``close()``.
+    private func wake(_ mailbox: Mailbox) {
+        if mailbox.threadStarted && mailbox.sleeping && !mailbox.closed { _ = halley_curl_multi_wakeup(multi.pointer) }
+    }
+
+    // MARK: From the loop thread
+
+    /// The commands queued since the last call, and whether to stop. The loop is awake.
+    fileprivate func takeCommands() -> ([Command], Bool) {
+        mailbox.withLock { mailbox in
+            mailbox.sleeping = false
+            defer { mailbox.commands.removeAll(keepingCapacity: true) }
+            return (mailbox.commands, mailbox.stopping)
+        }
+    }
+
+    /// Whether the loop may sleep: no command waits. From here until ``takeCommands()`` every
+    /// new command wakes it (a wake-up sent before the poll makes the poll return at once).
+    fileprivate func maySleep() -> Bool {
+        mailbox.withLock { mailbox in
+            guard mailbox.commands.isEmpty && !mailbox.stopping else { return false }
+            mailbox.sleeping = true
+            return true
+        }
+    }
+
+    /// No more wake-ups: the multi handle is about to be cleaned up.
+    fileprivate func close() -> [Command] {
+        mailbox.withLock { mailbox in
+            mailbox.closed = true
+            defer { mailbox.commands.removeAll() }
+            return mailbox.commands
+        }
+    }
+}
+
+/// The multi handle's pointer, shared between the engine and its loop thread.
+///
+/// `@unchecked Sendable` is sound: the loop thread is the only one that uses the handle,
+/// except for `curl_multi_wakeup`, which libcurl documents as callable from any thread, and
+/// which ``CurlEngine`` calls only under its mailbox lock while `closed` is false; the loop
+/// sets `closed` under the same lock before `curl_multi_cleanup`. Before the thread starts,
+/// the engine's `init` and `deinit` use it with no other thread holding it.
+private struct MultiHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The loop thread's own state: the active transfers by id. Created and used on that thread
+/// only.
+private final class CurlLoop {
+    private let engine: CurlEngine
+    private let multi: OpaquePointer
+    private var active: [UInt64: CurlTransfer] = [:]
+    /// Reset easy handles kept for the next transfers: making one allocates libcurl's
+    /// buffers, which costs more than the rest of a loopback request.
+    private var idle: [OpaquePointer] = []
+    private static let maxIdle = 16
+
+    init(engine: CurlEngine, multi: OpaquePointer) {
+        self.engine = engine
+        self.multi = multi
+    }
+
+    func run() {
+        while true {
+            let (commands, stopping) = engine.takeCommands()
+            for command in commands { handle(command) }
+            if stopping { break }
+            var running: Int32 = 0
+            _ = halley_curl_multi_perform(multi, &running)
+            collectFinished()
+            // Sleeps until a socket is ready, libcurl's own next timeout (which it applies
+            // when shorter than ours), or a wake-up. The timeout only bounds how long an idle
+            // loop sleeps; new commands always wake it. With commands waiting it polls without
+            // sleeping, so sockets are still serviced in between.
+            _ = halley_curl_multi_poll(multi, engine.maySleep() ? (active.isEmpty ? 60_000 : 1_000) : 0)
+        }
+        for id in Array(active.keys) { cancel(id) }
+        for command in engine.close() { handle(command) }
+        for easy in idle { halley_curl_easy_cleanup(easy) }
+        idle.removeAll()
+        _ = halley_curl_multi_cleanup(multi)
+    }
+
+    /// Takes the handle back once it is out of the multi handle.
+    private func recycle(_ easy: OpaquePointer) {
+        if idle.count < Self.maxIdle {
+            halley_curl_easy_reset(easy)
+            idle.append(easy)
+        } else {
+            halley_curl_easy_cleanup(easy)
+        }
+    }
+
+    private func handle(_ command: CurlEngine.Command) {
+        switch command {
+        case .start(let id, let job, let continuation):
+            guard let easy = idle.popLast() ?? halley_curl_easy_init() else {
+                continuation.resume(throwing: CurlUnavailableError(reason: "curl_easy_init failed"))
+                return
+            }
+            let transfer = CurlTransfer(id: id, job: job, continuation: continuation, easy: easy)
+            do {
+                try transfer.prepare()
+            } catch {
+                recycle(easy)
+                continuation.resume(throwing: error)
+                return
+            }
+            guard halley_curl_multi_add_handle(multi, easy) == 0 else {
+                recycle(easy)
+                continuation.resume(throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
+                return
+            }
+            active[id] = transfer
+        case .cancel(let id):
+            cancel(id)
+        }
+    }
+
+    private func cancel(_ id: UInt64) {
+        guard let transfer = active.removeValue(forKey: id) else { return }
+        _ = halley_curl_multi_remove_handle(multi, transfer.easy)
+        recycle(transfer.easy)
+        transfer.continuation.resume(throwing: CancellationError())
+    }
+
+    private func collectFinished() {
+        var easy: OpaquePointer?
+        var code: Int32 = 0
+        while halley_curl_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
+            var context: UnsafeMutableRawPointer?
+            _ = halley_curl_easy_getinfo_pointer(finished, CurlABI.Info.privateData, &context)
+            _ = halley_curl_multi_remove_handle(multi, finished)
+            guard let context else { continue }
+            let transfer = CurlTransfer.from(context)
+            let outcome = transfer.outcome(code)
+            // Removed from the multi handle and reset, so libcurl holds no pointer to it.
+            recycle(finished)
+            active[transfer.id] = nil
+            transfer.continuation.resume(with: outcome)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+internal import CHalleyCurl
+
+/// libcurl could not be loaded, so ``CurlRequester`` cannot be made.
+///
+/// ```swift
+/// do {
+///     let requester = try CurlRequester()
+///     print("using libcurl", requester)
+/// } catch {
+///     // `init` throws only CurlUnavailableError (typed throws).
+///     print("falling back to URLSession:", error.reason)
+/// }
+/// ```
+public struct CurlUnavailableError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why: the library is missing, too old (Halley needs 7.68 or later), or failed to
+    /// initialize.
+    public let reason: String
+
+    /// Creates the error.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    /// `libcurl is not available: <reason>`.
+    public var description: String { "libcurl is not available: \(reason)" }
+}
+
+/// The process's libcurl, opened once on first use.
+enum CurlLibrary {
+    /// `nil` once libcurl is loaded and initialized; the reason it could not be otherwise.
+    static let loadFailure: CurlUnavailableError? = {
+        var reason = [CChar](repeating: 0, count: 256)
+        let loaded = reason.withUnsafeMutableBufferPointer { halley_curl_load($0.baseAddress, $0.count) }
+        if loaded == 1 { return nil }
+        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return CurlUnavailableError(reason: text.isEmpty ? "unknown" : text)
+    }()
+
+    /// Loads libcurl if needed.
+    ///
+    /// - Throws: ``CurlUnavailableError`` when it cannot be loaded.
+    static func load() throws(CurlUnavailableError) {
+        if let loadFailure { throw loadFailure }
+    }
+
+    /// libcurl's version line, e.g. `libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 ...`.
+    static var version: String? {
+        guard loadFailure == nil, let text = halley_curl_version() else { return nil }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+
+/// Sends requests through libcurl, loaded at run time: the default requester on Linux.
+///
+/// libcurl is already on every Linux machine that runs FoundationNetworking (which links
+/// `libcurl.so.4`); Halley opens it with `dlopen`, so there is no package, header or set-up
+/// step. When it cannot be loaded, `init` throws ``CurlUnavailableError`` and
+/// ``DefaultRequester`` falls back to ``URLSessionRequester``.
+///
+/// What it does:
+///
+/// - **One thread, one multi handle per requester.** Transfers run concurrently on a
+///   dedicated thread that sleeps in `curl_multi_poll` while it waits, so awaiting a slow
+///   response costs no CPU. Up to `maxConnectionsPerHost` connections per host (64 by
+///   default), HTTP/2 multiplexing over TLS where the server offers it, keep-alive
+///   connections reused across calls of the same requester.
+/// - **Bounded against hostile servers.** The body is counted after content decoding (gzip,
+///   deflate, br and zstd are accepted and decoded), and the transfer stops the moment it
+///   passes ``ResourceRequest/maxBodyBytes``: an endless body or a gzip bomb costs at most
+///   the limit. A declared `Content-Length` over the limit is refused before the body.
+///   Header sections over `maxHeaderBytes` or `maxHeaderCount` are
+///   ``ResponseHeadersTooLargeError``. ``ResourceRequest/timeout`` bounds each request,
+///   redirects included.
+/// - **Redirects followed here, not in libcurl.** 301, 302, 303, 307 and 308 are followed up
+///   to `maxRedirects` times (then ``RedirectError``): 303, and 301/302 after a POST, become
+///   a GET without a body; 307 and 308 keep the method and body. A hop to an origin outside
+///   ``ResourceRequest/trustedOrigins`` (only the request URL's origin when empty) drops every
+///   credential header: `Authorization`, `Cookie`, `Proxy-Authorization`, the requester's
+///   `credentialHeaders` and the request's ``ResourceRequest/credentialHeaders``, custom names
+///   included. Redirects to other schemes are refused. The response's
+///   ``ResourceResponse/url`` is the final URL.
+/// - **No cookies, no stored passwords.** libcurl's cookie engine stays off; a `401` is
+///   returned as a response at once.
+/// - **Cancellation.** Cancelling the calling task removes the transfer from libcurl at once
+///   and throws `CancellationError`.
+///
+/// Transport failures are `URLError`s with the code URLSession would use (`.timedOut`,
+/// `.cannotConnectToHost`, `.networkConnectionLost`, ...) and libcurl's message, so the
+/// engine treats both requesters alike.
+///
+/// ```swift
+/// let requester = try CurlRequester(maxConnectionsPerHost: 16)
+/// let manager = ResourceManager(requester: requester)
+/// let contact = try await manager.resource(from: URL(string: "https://api.example.com/contacts/1")!)
+/// ```
+public struct CurlRequester: RequesterInterface, Sendable {
+    private let owner: EngineOwner
+    private let credentialHeaders: Set<String>
+    private let maxRedirects: Int
+    private let maxHeaderBytes: Int
+    private let maxHeaderCount: Int
+
+    /// Methods sent again on a fresh connection when a reused one turns out to hold garbage.
+    private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
+
+    /// Redirects followed in a row before ``RedirectError``: 20, as URLSession.
+    public static let defaultMaxRedirects = 20
+
+    /// Whether libcurl can be loaded in this process.
+    ///
+    /// ```swift
+    /// let requester: any RequesterInterface = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
+    /// ```
+    public static var isAvailable: Bool { CurlLibrary.loadFailure == nil }
+
+    /// libcurl's version line (`libcurl/7.88.1 OpenSSL/3.0.19 zlib/1.2.13 brotli/1.0.9 ...`),
+    /// or `nil` when it cannot be loaded.
+    ///
+    /// ```swift
+    /// print(CurlRequester.libraryVersion ?? "no libcurl")
+    /// ```
+    public static var libraryVersion: String? { CurlLibrary.version }
+
+    /// Creates a requester with its own libcurl multi handle; its thread starts with the
+    /// first request and ends when the last copy of the requester goes away.
+    ///
+    /// ```swift
+    /// let requester = try CurlRequester(credentialHeaders: ["authorization", "x-api-key"], maxRedirects: 5)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default); more
+    ///     transfers wait in libcurl for a free one.
+    ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins,
+    ///     in addition to each request's own.
+    ///   - maxRedirects: Redirects followed in a row (20 by default).
+    ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
+    ///   - maxHeaderCount: The most response header fields accepted.
+    /// - Throws: ``CurlUnavailableError`` when libcurl (7.68 or later) cannot be loaded.
+    public init(
+        maxConnectionsPerHost: Int = URLSessionRequester.defaultMaxConnectionsPerHost,
+        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
+        maxRedirects: Int = CurlRequester.defaultMaxRedirects,
+        maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
+    ) throws(CurlUnavailableError) {
+        owner = EngineOwner(engine: try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost))
+        self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
+            .union(URLSessionRequester.defaultCredentialHeaders)
+        self.maxRedirects = max(0, maxRedirects)
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+    }
+
+    /// Sends the request, following redirects.
+    ///
+    /// ```swift
+    /// var request = ResourceRequest(url: URL(string: "https://api.example.com/orders")!, method: .post,
+    ///                               headers: ["Content-Type": "application/json"], body: Data(#"{"item": 1}"#.utf8),
+    ///                               timeout: .seconds(10))
+    /// request.maxBodyBytes = 1_000_000
+    /// let response = try await CurlRequester().response(for: request)
+    /// print(response.status, response.url, response.body.count)
+    /// ```
+    ///
+    /// - Throws: `URLError` for transport failures (`.timedOut` past
+    ///   ``ResourceRequest/timeout``), ``ResponseBodyTooLargeError``,
+    ///   ``ResponseHeadersTooLargeError``, ``RedirectError``, `CancellationError`.
+    public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        let clock = ContinuousClock()
+        let deadline = request.timeout.map { clock.now + $0 }
+        var hop = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
+        guard ["http", "https"].contains(request.url.scheme?.lowercased() ?? "") else {
+            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+        }
+        var redirects = 0
+        while true {
+            var remaining: Duration?
+            if let deadline {
+                remaining = deadline - clock.now
+                if let left = remaining, left <= .zero {
+                    throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: hop.url])
+                }
+            }
+            var job = CurlJob(
+                url: hop.url, method: hop.method, headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
+                maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
+            let reply: CurlReply
+            do {
+                reply = try await perform(job)
+            } catch let stale as CurlStaleConnectionError {
+                // Once, and only when sending again cannot repeat a side effect.
+                guard Self.idempotentMethods.contains(hop.method) else { throw stale.underlying }
+                job.freshConnection = true
+                job.timeout = deadline.map { $0 - clock.now }
+                do {
+                    reply = try await perform(job)
+                } catch let again as CurlStaleConnectionError {
+                    throw again.underlying
+                }
+            }
+            guard var next = try redirect(from: hop, reply: reply) else {
+                return ResourceResponse(status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
+            }
+            redirects += 1
+            if redirects > maxRedirects {
+                throw RedirectError(url: hop.url, reason: .tooManyRedirects(limit: maxRedirects))
+            }
+            if Origin(next.url) != Origin(hop.url) {
+                // The server decides the Host of its own origin; a caller's Host was for the first.
+                next.removeHeaders(named: ["host"])
+            }
+            // The first hop goes where the caller sent it (the engine only gives credentials to
+            // trusted origins); every later one is checked. Once dropped, they stay dropped.
+            let trusted = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
+            if !trusted.contains(Origin(next.url)) {
+                next.removeHeaders(named: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
+            }
+            hop = next
+        }
+    }
+
+    /// Runs one exchange on the engine; cancelling the calling task cancels it there.
+    private func perform(_ job: CurlJob) async throws -> CurlReply {
+        try Task.checkCancellation()
+        let engine = owner.engine
+        let state = LockedValue(CancelState.waiting)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let id = engine.start(job, continuation: continuation)
+                let cancelledAlready = state.withLock { state -> Bool in
+                    if case .cancelled = state { return true }
+                    state = .started(id)
+                    return false
+                }
+                if cancelledAlready { engine.cancel(id) }
+            }
+        } onCancel: {
+            let started = state.withLock { state -> UInt64? in
+                defer { state = .cancelled }
+                if case .started(let id) = state { return id }
+                return nil
+            }
+            if let started { engine.cancel(started) }
+        }
+    }
+
+    /// The next hop when `reply` is a redirect this requester follows; `nil` otherwise.
+    private func redirect(from hop: Hop, reply: CurlReply) throws -> Hop? {
+        guard [301, 302, 303, 307, 308].contains(reply.status), let location = reply.headers["Location"] else {
+            return nil
+        }
+        guard var target = URL(string: location, relativeTo: hop.url)?.absoluteURL,
+            target.host != nil
+                || !["http", "https"].contains(target.scheme?.lowercased() ?? "")
+        else {
+            throw RedirectError(url: hop.url, reason: .invalidLocation(location))
+        }
+        try Self.checkScheme(target, from: hop.url)
+        // A Location without a fragment keeps the request's (RFC 9110, 10.2.2).
+        if target.fragment == nil, let fragment = hop.url.fragment,
+            let withFragment = URL(string: target.absoluteString + "#" + fragment)
+        {
+            target = withFragment
+        }
+        var next = hop
+        next.url = target
+        // 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET, as every
+        // browser and URLSession do (RFC 9110, 15.4); 307 and 308 keep method and body.
+        let becomesGet =
+            (reply.status == 303 && hop.method != .head) || ([301, 302].contains(reply.status) && hop.method == .post)
+        if becomesGet {
+            next.method = .get
+            next.body = nil
+            next.removeHeaders(named: [
+                "content-type", "content-length", "content-encoding", "content-language",
+                "content-location", "transfer-encoding",
+            ])
+        }
+        return next
+    }
+
+    private static func checkScheme(_ url: URL, from origin: URL) throws {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            throw RedirectError(url: origin, reason: .unsupportedScheme(scheme))
+        }
+    }
+}
+
+/// Where a transfer's cancellation stands, shared by the operation and its cancellation
+/// handler.
+private enum CancelState: Sendable {
+    case waiting
+    case started(UInt64)
+    case cancelled
+}
+
+/// One request of a redirect chain.
+private struct Hop {
+    var url: URL
+    var method: HTTPMethod
+    var headers: HTTPHeaders
+    var body: Data?
+
+    mutating func removeHeaders(named names: Set<String>) {
+        guard headers.contains(where: { names.contains($0.name.lowercased()) }) else { return }
+        headers = HTTPHeaders(
+            headers.fields.filter { !names.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
+    }
+
+    /// `Name: value` for libcurl, which takes `Name;` for an empty value. CR and LF cannot
+    /// reach the wire: a value holding them would start a header or a request of its own.
+    func headerLines() -> [String] {
+        headers.map { field in
+            var name = field.name
+            var value = field.value
+            if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") }) {
+                name = name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
+            }
+            if value.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
+                value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
+            }
+            return value.isEmpty ? name + ";" : name + ": " + value
+        }
+    }
+}
+
+/// Owns a requester's engine: when the last copy of the requester goes away, the engine's
+/// thread is told to stop (no request can be in flight then: each holds the requester).
+private final class EngineOwner: Sendable {
+    let engine: CurlEngine
+
+    init(engine: CurlEngine) {
+        self.engine = engine
+    }
+
+    deinit {
+        engine.stop()
+    }
+}
+
+extension CurlRequester: CustomStringConvertible {
+    /// `CurlRequester(libcurl/7.88.1 ...)`.
+    public var description: String { "CurlRequester(\(CurlLibrary.version ?? "libcurl"))" }
+}

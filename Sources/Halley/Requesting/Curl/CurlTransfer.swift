@@ -1,0 +1,424 @@
+internal import CHalleyCurl
+import Foundation
+
+/// One HTTP exchange for the curl engine, without redirects: what ``CurlRequester`` hands to
+/// the engine's thread. Plain values only, so it crosses threads as it is.
+struct CurlJob: Sendable {
+    /// The URL, already checked to be `http` or `https`.
+    let url: URL
+    let method: HTTPMethod
+    /// `Name: value` lines, CR and LF already removed.
+    let headerLines: [String]
+    let body: Data?
+    /// The time left for this exchange; `nil` for no limit.
+    var timeout: Duration?
+    let maxBodyBytes: Int?
+    let maxHeaderBytes: Int
+    let maxHeaderCount: Int
+    /// Open a new connection rather than reuse one (the retry after a stale connection).
+    var freshConnection = false
+}
+
+/// A request failed on a reused keep-alive connection before a valid response arrived: most
+/// often because the previous response on it sent more bytes than its `Content-Length`, and
+/// the excess was read as this response. An idempotent request can be sent again on a fresh
+/// connection, as browsers do.
+struct CurlStaleConnectionError: Error {
+    /// The error to report when the request cannot be retried.
+    let underlying: any Error
+}
+
+/// What came back: the last response's status, its header lines as received (parsed by the
+/// caller, off the engine's thread), and its decoded body.
+struct CurlReply: Sendable {
+    let status: Int
+    /// The final response's field lines, each without its CRLF, in order.
+    let headerLines: [[UInt8]]
+    let body: Data
+
+    /// The header fields in order, repeated names combined with `", "` (as URLSession does),
+    /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
+    /// allows such bytes in values).
+    var headers: HTTPHeaders {
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(headerLines.count)
+        var positions: [[UInt8]: Int] = [:]
+        for line in headerLines {
+            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                if let last = fields.indices.last {
+                    let field = fields[last]
+                    fields[last] = HTTPHeaders.Field(
+                        name: field.name, value: field.value + " " + Self.text(Self.trimmed(line[...])))
+                }
+                continue
+            }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let nameBytes = Self.trimmed(line[..<colon])
+            let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+            // Names compare without regard to ASCII case (RFC 9110, 5.1).
+            let key = nameBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+            if let index = positions[key] {
+                let field = fields[index]
+                fields[index] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
+            } else {
+                positions[key] = fields.count
+                fields.append(HTTPHeaders.Field(name: Self.text(nameBytes), value: value))
+            }
+        }
+        return HTTPHeaders(distinctFields: fields)
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            slice = slice.dropFirst()
+        }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            slice = slice.dropLast()
+        }
+        return slice
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        if decoded.utf8.elementsEqual(bytes) { return decoded }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+}
+
+/// The state of one exchange while libcurl runs it.
+///
+/// Ownership: the engine's loop thread creates it, keeps it in its table of active
+/// transfers while the easy handle is in the multi handle, and drops it after removing the
+/// handle (and resetting it, which clears the pointers), so the unretained pointer libcurl
+/// holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is valid whenever libcurl can call back. It is never touched by another thread: it is not
+/// `Sendable`, and the job and the continuation it was made from are.
+final class CurlTransfer {
+    let id: UInt64
+    let job: CurlJob
+    let continuation: CheckedContinuation<CurlReply, any Error>
+    /// The easy handle, lent by the loop, which takes it back (reset) when the transfer ends.
+    let easy: OpaquePointer
+    private var headerList: OpaquePointer?
+    /// libcurl's message for a failure (`CURLOPT_ERRORBUFFER`), owned here.
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    // The response as it arrives.
+    private var status = 0
+    private var headerLines: [[UInt8]] = []
+    private var headerBytes = 0
+    private var contentLength: Int?
+    private var encoded = false
+    private var headersComplete = false
+    private var body = Data()
+    /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
+    private var failure: (any Error)?
+
+    init(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>, easy: OpaquePointer) {
+        self.id = id
+        self.job = job
+        self.continuation = continuation
+        self.easy = easy
+        errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
+    }
+
+    deinit {
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    /// The transfer behind a context pointer libcurl passes back.
+    static func from(_ context: UnsafeMutableRawPointer) -> CurlTransfer {
+        Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: Setting up
+
+    /// Sets every option on the (fresh or reset) easy handle.
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
+    func prepare() throws {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CurlABI.Option.privateData, pointer: context)
+        try set(CurlABI.Option.writeData, pointer: context)
+        try set(CurlABI.Option.headerData, pointer: context)
+        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
+        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
+        try set(CurlABI.Option.errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CurlABI.Option.url, string: job.url.absoluteString)
+        // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
+        try set(CurlABI.Option.noSignal, 1)
+        // Redirects are followed by CurlRequester, so its origin rules apply to every hop.
+        try set(CurlABI.Option.followLocation, 0)
+        // A response must start with a status line: what follows a lying Content-Length on a
+        // reused connection is an error (see CurlStaleConnectionError), not an HTTP/0.9 body.
+        try set(CurlABI.Option.http09Allowed, 0)
+        if job.freshConnection { try set(CurlABI.Option.freshConnect, 1) }
+        // HTTP and HTTPS only, whatever the URL says.
+        if halley_curl_easy_setopt_pointer(easy, CurlABI.Option.protocolsString, "http,https") != CurlABI.Code.ok {
+            try set(CurlABI.Option.protocols, CurlABI.Value.protocolHTTP | CurlABI.Value.protocolHTTPS)
+        }
+        // Every encoding libcurl can decode (gzip, deflate, br, zstd as built); the body
+        // callbacks see decoded bytes, so the body limit counts what the server's bytes
+        // inflate to.
+        try set(CurlABI.Option.acceptEncoding, string: "")
+        try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
+        if job.url.scheme?.lowercased() == "https" {
+            // Wait for a connection that may multiplex rather than open one per request.
+            try set(CurlABI.Option.pipeWait, 1)
+        }
+        try set(CurlABI.Option.tcpNoDelay, 1)
+        try set(CurlABI.Option.tcpKeepAlive, 1)
+        try set(CurlABI.Option.suppressConnectHeaders, 1)
+        if let timeout = job.timeout {
+            let milliseconds =
+                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+            try set(CurlABI.Option.timeoutMilliseconds, Int(max(1, milliseconds)))
+        }
+        try setMethodAndBody()
+        // No `Expect: 100-continue` round trip for large bodies.
+        var list = halley_curl_slist_append(nil, "Expect:")
+        for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+        headerList = list
+        try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+    }
+
+    private func setMethodAndBody() throws {
+        let method = job.method.rawValue
+        switch (job.method, job.body) {
+        case (.get, nil):
+            try set(CurlABI.Option.httpGet, 1)
+        case (.head, _):
+            try set(CurlABI.Option.noBody, 1)
+        case (_, let body?):
+            // POSTFIELDSIZE first, so binary bodies are copied whole; then the method's name
+            // when it is not POST.
+            try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, Int64(body.count)))
+            try body.withUnsafeBytes { bytes in
+                // An empty body still needs a valid pointer.
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)
+                try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, pointer))
+            }
+            if job.method != .post { try set(CurlABI.Option.customRequest, string: method) }
+        case (.post, nil):
+            try set(CurlABI.Option.post, 1)
+            try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, 0))
+            try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, ""))
+        case (_, nil):
+            try set(CurlABI.Option.httpGet, 1)
+            try set(CurlABI.Option.customRequest, string: method)
+        }
+    }
+
+    private func set(_ option: Int32, _ value: Int) throws {
+        try check(halley_curl_easy_setopt_long(easy, option, value))
+    }
+
+    private func set(_ option: Int32, pointer: UnsafeMutableRawPointer?) throws {
+        try check(halley_curl_easy_setopt_pointer(easy, option, pointer))
+    }
+
+    /// libcurl copies string options (since 7.17), so the C string may go away after.
+    private func set(_ option: Int32, string: String) throws {
+        try check(halley_curl_easy_setopt_pointer(easy, option, string))
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == CurlABI.Code.ok else {
+            throw CurlUnavailableError(reason: "libcurl refused an option: \(Self.message(for: code))")
+        }
+    }
+
+    // MARK: Callbacks (on the engine's thread, inside curl_multi_perform)
+
+    /// Takes a body chunk, already decoded; returns 0 past the body limit so libcurl stops.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let limit = job.maxBodyBytes, body.count + bytes.count > limit {
+            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
+            return 0
+        }
+        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        return bytes.count
+    }
+
+    /// Takes one header line (status line, field, or the empty line ending the section);
+    /// returns 0 past the header limits so libcurl stops. Only what the limits need is read
+    /// here, on the engine's one thread; the caller parses the fields.
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
+        if line.starts(with: "HTTP/".utf8) {
+            // A new response (an interim 1xx comes before the final one): start over.
+            status = Self.statusCode(line)
+            headerLines.removeAll(keepingCapacity: true)
+            headerBytes = 0
+            contentLength = nil
+            encoded = false
+            headersComplete = false
+        }
+        headerBytes += bytes.count
+        if headerBytes > job.maxHeaderBytes {
+            failure = ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
+            return 0
+        }
+        if line.isEmpty {
+            if status >= 200 { return headersEnded() ? bytes.count : 0 }
+            return bytes.count
+        }
+        if line.starts(with: "HTTP/".utf8) { return bytes.count }
+        if headersComplete { return bytes.count }  // trailers of a chunked body
+        if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
+            if headerLines.count >= job.maxHeaderCount {
+                failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
+                return 0
+            }
+            if Self.hasName(line, "content-length") {
+                contentLength = Self.number(after: line)
+            } else if Self.hasName(line, "content-encoding") {
+                encoded = !Self.valueIsIdentity(line)
+            }
+        }
+        headerLines.append(Array(line))
+        return bytes.count
+    }
+
+    /// The final response's header section is complete. Refuses a declared length over the
+    /// body limit before any of the body is read (only unencoded: an encoded length says
+    /// nothing certain about the decoded size), and sizes the buffer for the rest.
+    private func headersEnded() -> Bool {
+        headersComplete = true
+        guard !encoded, let length = contentLength else { return true }
+        if let limit = job.maxBodyBytes, length > limit {
+            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
+            return false
+        }
+        body.reserveCapacity(length)
+        return true
+    }
+
+    // MARK: Outcome
+
+    /// The reply or the error, once libcurl finished with `code` (a CURLcode).
+    func outcome(_ code: Int32) -> Result<CurlReply, any Error> {
+        if let failure { return .failure(failure) }
+        guard code == CurlABI.Code.ok else {
+            let error = error(for: code)
+            var connectionsMade = 1
+            _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &connectionsMade)
+            let garbled = [
+                CurlABI.Code.unsupportedProtocol, CurlABI.Code.weirdServerReply, CurlABI.Code.gotNothing,
+                CurlABI.Code.receiveError,
+            ].contains(code)
+            if garbled && connectionsMade == 0 && status == 0 {
+                return .failure(CurlStaleConnectionError(underlying: error))
+            }
+            return .failure(error)
+        }
+        var responseCode = 0
+        _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
+        return .success(
+            CurlReply(status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body))
+    }
+
+    /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
+    /// (which turns `.timedOut` into a timeout) see one kind of transport error.
+    private func error(for code: Int32) -> any Error {
+        let detail = String(cString: errorBuffer)
+        if code == CurlABI.Code.outOfMemory && !headersComplete {
+            // libcurl's own cap on one header line (100 KiB) is the only allocation it
+            // refuses while reading headers.
+            return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(min(job.maxHeaderBytes, 102_400)))
+        }
+        let urlCode: URLError.Code
+        switch code {
+        case CurlABI.Code.operationTimedOut: urlCode = .timedOut
+        case CurlABI.Code.couldNotResolveHost: urlCode = .cannotFindHost
+        case CurlABI.Code.couldNotConnect, CurlABI.Code.couldNotResolveProxy: urlCode = .cannotConnectToHost
+        case CurlABI.Code.unsupportedProtocol: urlCode = .unsupportedURL
+        case CurlABI.Code.urlMalformed: urlCode = .badURL
+        case CurlABI.Code.weirdServerReply: urlCode = .badServerResponse
+        case CurlABI.Code.badContentEncoding: urlCode = .cannotDecodeContentData
+        case CurlABI.Code.peerFailedVerification: urlCode = .serverCertificateUntrusted
+        case CurlABI.Code.sslConnectError: urlCode = .secureConnectionFailed
+        case CurlABI.Code.partialFile, CurlABI.Code.receiveError, CurlABI.Code.sendError, CurlABI.Code.gotNothing,
+            CurlABI.Code.http2, CurlABI.Code.http2Stream:
+            urlCode = .networkConnectionLost
+        default: urlCode = .unknown
+        }
+        let message = Self.message(for: code) + (detail.isEmpty ? "" : ": " + detail)
+        return URLError(
+            urlCode,
+            userInfo: [
+                NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: job.url, "CURLcode": Int(code),
+            ])
+    }
+
+    /// `curl_easy_strerror`, with the number.
+    static func message(for code: Int32) -> String {
+        let text = halley_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
+        return "\(text) (CURLcode \(code))"
+    }
+
+    // MARK: Parsing helpers
+
+    /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private static func statusCode(_ line: Bytes) -> Int {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
+        var code = 0
+        for byte in line[(space + 1)...].prefix(3) {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return 0 }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
+    }
+
+    /// Whether the line is a field named `name` (lowercase ASCII), in any case.
+    private static func hasName(_ line: Bytes, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard line.count > count, line[line.startIndex + count] == UInt8(ascii: ":") else { return false }
+        return name.withUTF8Buffer { expected in
+            zip(line.prefix(count), expected).allSatisfy { ($0 | 0x20) == $1 }
+        }
+    }
+
+    /// The decimal number after the colon, or `nil`.
+    private static func number(after line: Bytes) -> Int? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// Whether a Content-Encoding line's value is `identity` (or empty).
+    private static func valueIsIdentity(_ line: Bytes) -> Bool {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        let value = line[(colon + 1)...].filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map {
+            $0 | 0x20
+        }
+        return value.isEmpty || value.elementsEqual("identity".utf8)
+    }
+}
+
+/// A header line, or part of one, in libcurl's buffer.
+private typealias Bytes = Slice<UnsafeRawBufferPointer>
+
+/// `CURLOPT_WRITEFUNCTION`: the context is the transfer (`CURLOPT_WRITEDATA`).
+private let curlWriteCallback: halley_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    return CurlTransfer.from(context).receiveBody(bytes)
+}
+
+/// `CURLOPT_HEADERFUNCTION`: the context is the transfer (`CURLOPT_HEADERDATA`).
+private let curlHeaderCallback: halley_curl_data_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    return CurlTransfer.from(context).receiveHeader(bytes)
+}

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""A hostile HTTP server for Halley's transport tests (Python 3 standard library only).
+
+    python3 hostile_http_server.py [--host 127.0.0.1] [--port 0]
+
+Binds a loopback address only, prints exactly one line ``PORT <n>`` to stdout, then serves
+until its stdin reaches end of file. Unlike hal_test_server.py it never paces its output:
+endless bodies go out as fast as the loopback interface takes them, which is what a client
+must survive.
+
+Hostile routes:
+    /content-length?declared=N&actual=M  Content-Length N, then M bytes (M < N: the server
+                                         closes mid-body; M > N: extra bytes follow on a
+                                         keep-alive connection). Bodies are a JSON string.
+    /huge-declared                       Content-Length: 1 TiB, then bytes until the client goes
+    /endless-chunked                     chunked, 256 KiB chunks, never ends
+    /gzip-bomb                           Content-Encoding: gzip, about 1 MiB on the wire that
+                                         inflates to 1 GiB of spaces inside a JSON string
+    /basic-401                           401 with WWW-Authenticate: Basic realm="halley"
+    /many-headers?n=N                    200 with N extra header fields
+    /long-header?bytes=N                 200 with one header field whose line is N bytes
+    /close-mid-chunk                     chunked, one half-sent chunk, then the connection closes
+Helper routes:
+    /small                               a small HAL document
+    /set-cookie?value=V                  200 with Set-Cookie: V, and the request's Cookie echoed
+    /echo                                any method: a HAL document with the method, lowercased
+                                         headers and body the server received
+    /redirect?status=S&to=URL            any method: status S (default 302) to URL, verbatim
+    /loop                                302 to itself, forever
+    /slow?ms=N                           a small HAL document after N ms (at most 30 s)
+    /gzip-small                          a small HAL document, gzip-encoded
+"""
+
+import argparse
+import gzip
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+import urllib.parse
+import zlib
+
+HAL = "application/hal+json"
+CHUNK = b" " * (256 * 1024)
+_gzip_lock = threading.Lock()
+_gzip_body = None
+
+
+def _gzip_bomb():
+    """1 GiB of spaces inside a JSON string, gzip-compressed once (about 1 MiB), then cached.
+
+    Built from one compressed 1 MiB segment repeated: after a full flush a deflate block
+    does not refer to earlier data, so identical input compresses to identical bytes and the
+    copies concatenate into a valid stream. The trailer's CRC-32 and size cover all of it.
+    """
+    global _gzip_body
+    with _gzip_lock:
+        if _gzip_body is not None:
+            return _gzip_body
+        segment_input = b" " * (1024 * 1024)
+        copies = 1024
+        compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+        opening = compressor.compress(b'"') + compressor.flush(zlib.Z_FULL_FLUSH)
+        segment = compressor.compress(segment_input) + compressor.flush(zlib.Z_FULL_FLUSH)
+        closing = compressor.compress(b'"') + compressor.flush(zlib.Z_FINISH)
+        crc = zlib.crc32(b'"')
+        for _ in range(copies):
+            crc = zlib.crc32(segment_input, crc)
+        crc = zlib.crc32(b'"', crc)
+        size = (copies * len(segment_input) + 2) & 0xFFFFFFFF
+        header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+        trailer = crc.to_bytes(4, "little") + size.to_bytes(4, "little")
+        _gzip_body = header + opening + segment * copies + closing + trailer
+        return _gzip_body
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "HalleyHostileServer/1"
+    # Headers and body go out in separate writes; with Nagle's algorithm the body would wait
+    # for the client's delayed ACK of the headers (40 ms per response on Linux).
+    disable_nagle_algorithm = True
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+    def do_GET(self):
+        self._dispatch()
+
+    def do_HEAD(self):
+        self._dispatch()
+
+    def do_POST(self):
+        self._dispatch()
+
+    def do_PUT(self):
+        self._dispatch()
+
+    def do_DELETE(self):
+        self._dispatch()
+
+    def do_PATCH(self):
+        self._dispatch()
+
+    def do_OPTIONS(self):
+        self._dispatch()
+
+    def do_PROPFIND(self):  # an extension method: requesters must send any token as given
+        self._dispatch()
+
+    def _dispatch(self):
+        parsed = urllib.parse.urlsplit(self.path)
+        query = urllib.parse.parse_qs(parsed.query, keep_blank_values=True)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+
+        def number(name, default):
+            try:
+                return int(query.get(name, [str(default)])[0])
+            except ValueError:
+                return default
+
+        try:
+            route = parsed.path
+            if route == "/small":
+                return self._send(200, {"_links": {"self": {"href": "/small"}}, "small": True})
+            if route == "/echo":
+                headers = {}
+                for name, value in self.headers.items():
+                    name = name.lower()
+                    headers[name] = headers[name] + ", " + value if name in headers else value
+                return self._send(200, {"_links": {"self": {"href": "/echo"}}, "method": self.command,
+                                        "path": self.path, "headers": headers,
+                                        "body": body.decode("utf-8", "replace")})
+            if route == "/redirect":
+                status = number("status", 302)
+                target = query.get("to", ["/small"])[0]
+                return self._send(status, {"redirect": target}, {"Location": target})
+            if route == "/loop":
+                return self._send(302, {"again": True}, {"Location": "/loop"})
+            if route == "/slow":
+                time.sleep(min(max(number("ms", 0), 0), 30_000) / 1000.0)
+                return self._send(200, {"_links": {"self": {"href": "/slow"}}, "slow": True})
+            if route == "/gzip-small":
+                payload = gzip.compress(json.dumps({"_links": {"self": {"href": "/gzip-small"}},
+                                                    "inflated": "x" * 10000}).encode())
+                self._head(200, {"Content-Type": HAL, "Content-Encoding": "gzip",
+                                 "Content-Length": str(len(payload))})
+                self.wfile.write(payload)
+                return None
+            if route == "/set-cookie":
+                value = query.get("value", ["session=1"])[0]
+                return self._send(200, {"cookie": self.headers.get("Cookie")}, {"Set-Cookie": value})
+            if route == "/basic-401":
+                problem = {"title": "Unauthorized", "status": 401}
+                return self._send(401, problem, {"WWW-Authenticate": 'Basic realm="halley"'},
+                                  content_type="application/problem+json")
+            if route == "/content-length":
+                return self._content_length(number("declared", 100), number("actual", 50))
+            if route == "/huge-declared":
+                return self._stream({"Content-Length": str(1 << 40)}, chunked=False)
+            if route == "/endless-chunked":
+                return self._stream({"Transfer-Encoding": "chunked"}, chunked=True)
+            if route == "/gzip-bomb":
+                payload = _gzip_bomb()
+                self._head(200, {"Content-Type": HAL, "Content-Encoding": "gzip",
+                                 "Content-Length": str(len(payload))})
+                self.wfile.write(payload)
+                return None
+            if route == "/many-headers":
+                extra = {}
+                self.send_response(200)
+                for index in range(number("n", 30000)):
+                    self.send_header("X-Field-%d" % index, "v")
+                return self._finish_small(extra)
+            if route == "/long-header":
+                self.send_response(200)
+                self.send_header("X-Long", "x" * max(0, number("bytes", 1 << 20) - len("X-Long: \r\n")))
+                return self._finish_small({})
+            if route == "/close-mid-chunk":
+                self._head(200, {"Content-Type": HAL, "Transfer-Encoding": "chunked"})
+                self.wfile.write(b"1000\r\n" + b'"' + b"x" * 100)
+                self.close_connection = True
+                return None
+            return self._send(404, {"title": "Not Found", "status": 404}, content_type="application/problem+json")
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            # The client gave up, as it should: nothing left to answer.
+            self.close_connection = True
+            return None
+
+    # MARK: Responses
+
+    def _head(self, status, headers):
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+
+    def _send(self, status, value, extra=None, content_type=HAL):
+        body = (json.dumps(value) + "\n").encode("utf-8")
+        headers = {"Content-Type": content_type, "Content-Length": str(len(body))}
+        headers.update(extra or {})
+        self._head(status, headers)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _finish_small(self, extra):
+        body = b'{"_links": {"self": {"href": "/small"}}}\n'
+        self.send_header("Content-Type", HAL)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in extra.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _content_length(self, declared, actual):
+        self._head(200, {"Content-Type": HAL, "Content-Length": str(declared)})
+        body = b'"' + b"x" * max(0, actual - 2) + b'"'
+        self.wfile.write(body[:actual])
+        if actual < declared:
+            self.close_connection = True
+
+    def _stream(self, headers, chunked):
+        """A JSON string that never ends, written as fast as the socket takes it."""
+        headers = dict(headers)
+        headers["Content-Type"] = HAL
+        self._head(200, headers)
+        self.close_connection = True
+        if chunked:
+            frame = b"%x\r\n" % len(CHUNK) + CHUNK + b"\r\n"
+            self.wfile.write(b'1\r\n"\r\n')
+            while True:
+                self.wfile.write(frame)
+        else:
+            self.wfile.write(b'"')
+            while True:
+                self.wfile.write(CHUNK)
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def handle_error(self, request, client_address):
+        # Clients that hang up mid-response are the point of this server.
+        pass
+
+
+def _exit_on_stdin_eof():
+    try:
+        while os.read(sys.stdin.fileno(), 4096):
+            pass
+    finally:
+        os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1", help="a loopback IPv4 address (127.x.y.z)")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    args = parser.parse_args()
+    if not args.host.startswith("127."):
+        parser.error("refusing to bind %r: only loopback addresses 127.x.y.z are allowed" % args.host)
+
+    server = Server((args.host, args.port), Handler)
+    sys.stdout.write("PORT %d\n" % server.server_address[1])
+    sys.stdout.flush()
+    threading.Thread(target=_exit_on_stdin_eof, name="stdin-watch", daemon=True).start()
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, sys.stderr.fileno())
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
