@@ -176,7 +176,9 @@ private final class CurlLoop {
             _ = halley_curl_multi_poll(multi, engine.maySleep() ? (active.isEmpty ? 60_000 : 1_000) : 0)
         }
         for id in Array(active.keys) { cancel(id) }
-        for command in engine.close() { handle(command) }
+        // Nothing can start after the requester is gone (each call holds it), but a command
+        // that did arrive is answered rather than left waiting forever.
+        for case .start(_, _, let continuation) in engine.close() { continuation.resume(throwing: CancellationError()) }
         for easy in idle { halley_curl_easy_cleanup(easy) }
         idle.removeAll()
         _ = halley_curl_multi_cleanup(multi)
