@@ -17,7 +17,7 @@ internal import CHalleyCurl
 final class CurlEngine: Sendable {
     /// A command for the loop thread.
     enum Command: Sendable {
-        case start(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>)
+        case start(id: UInt64, job: CurlJob, continuation: CurlContinuation)
         case cancel(id: UInt64)
     }
 
@@ -64,7 +64,7 @@ final class CurlEngine: Sendable {
     /// Queues a transfer; its continuation is resumed on the loop thread.
     ///
     /// - Returns: The id ``cancel(_:)`` takes.
-    func start(_ job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) -> UInt64 {
+    func start(_ job: CurlJob, continuation: CurlContinuation) -> UInt64 {
         let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
             mailbox.nextID += 1
             mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
