@@ -176,7 +176,7 @@ public struct CurlRequester: RequesterInterface {
         let engine = owner.engine
         let state = LockedValue(CancelState.waiting)
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: CurlContinuation) in
+            try await withCheckedThrowingContinuation { (continuation: CurlContinuation) in
                 let id = engine.start(job, continuation: continuation)
                 let cancelledAlready = state.withLock { state -> Bool in
                     if case .cancelled = state { return true }
