@@ -77,7 +77,14 @@ enum ProbeRunner {
 
         let clock = ContinuousClock()
         let start = clock.now
-        let pid = try spawn(binary.path, arguments: arguments, stdout: output.path)
+        // posix_spawn blocks its thread: keep it off Swift's cooperative pool.
+        let path = binary.path
+        let outputPath = output.path
+        let pid = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<pid_t, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try spawn(path, arguments: arguments, stdout: outputPath) })
+            }
+        }
         let reaped = LockedFlag()
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
             reaped.ifNotSet { _ = kill(pid, SIGKILL) }

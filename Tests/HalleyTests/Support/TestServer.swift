@@ -210,7 +210,12 @@ final class TestServer: Sendable {
         process.standardOutput = output
         process.standardError = errors
         do {
-            try process.run()
+            // Spawning blocks the calling thread (for long under ThreadSanitizer, which stops
+            // the world around a fork); on a Dispatch thread it cannot hold up Swift's few
+            // cooperative threads and the timing-sensitive suites running on them.
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
+            }
         } catch {
             throw TestServerError("cannot run /usr/bin/env python3 \(script.path): \(error)")
         }

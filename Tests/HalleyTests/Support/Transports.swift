@@ -35,3 +35,15 @@ enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 }
+
+/// Whether this test process runs under ThreadSanitizer or AddressSanitizer (`.ci/run`).
+enum Sanitizer {
+    static let isActive: Bool = {
+        #if os(Linux)
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            return dlsym(everywhere, "__tsan_init") != nil || dlsym(everywhere, "__asan_init") != nil
+        #else
+            return false
+        #endif
+    }()
+}

@@ -17,7 +17,7 @@ Hostile routes:
     /gzip-bomb                           Content-Encoding: gzip, about 1 MiB on the wire that
                                          inflates to 1 GiB of spaces inside a JSON string
     /basic-401                           401 with WWW-Authenticate: Basic realm="halley"
-    /many-headers?n=N                    200 with N extra header fields
+    /many-headers?n=N&pad=P              200 with N extra header fields, each value P bytes longer
     /long-header?bytes=N                 200 with one header field whose line is N bytes
     /close-mid-chunk                     chunked, one half-sent chunk, then the connection closes
 Helper routes:
@@ -172,8 +172,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if route == "/many-headers":
                 extra = {}
                 self.send_response(200)
+                value = "v" * (1 + max(0, number("pad", 0)))
                 for index in range(number("n", 30000)):
-                    self.send_header("X-Field-%d" % index, "v")
+                    self.send_header("X-Field-%d" % index, value)
                 return self._finish_small(extra)
             if route == "/long-header":
                 self.send_response(200)

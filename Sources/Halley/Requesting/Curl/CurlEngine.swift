@@ -16,7 +16,7 @@ import Foundation
 final class CurlEngine: Sendable {
     /// A command for the loop thread.
     enum Command: Sendable {
-        case start(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>)
+        case start(id: UInt64, job: CurlJob, continuation: CurlContinuation)
         case cancel(id: UInt64)
     }
 
@@ -65,7 +65,7 @@ final class CurlEngine: Sendable {
     /// Queues a transfer; its continuation is resumed on the loop thread.
     ///
     /// - Returns: The id ``cancel(_:)`` takes.
-    func start(_ job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>) -> UInt64 {
+    func start(_ job: CurlJob, continuation: CurlContinuation) -> UInt64 {
         let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
             mailbox.nextID += 1
             mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
@@ -177,7 +177,9 @@ private final class CurlLoop {
             _ = halley_curl_multi_poll(multi, engine.maySleep() ? (active.isEmpty ? 60_000 : 1_000) : 0)
         }
         for id in Array(active.keys) { cancel(id) }
-        for command in engine.close() { handle(command) }
+        // Nothing can start after the requester is gone (each call holds it), but a command
+        // that did arrive is answered rather than left waiting forever.
+        for case .start(_, _, let continuation) in engine.close() { continuation.resume(throwing: CancellationError()) }
         for easy in idle { halley_curl_easy_cleanup(easy) }
         idle.removeAll()
         _ = halley_curl_multi_cleanup(multi)

@@ -120,7 +120,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
         var hop = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
-        guard ["http", "https"].contains(request.url.scheme?.lowercased() ?? "") else {
+        guard Self.isHTTP(request.url) else {
             throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
         var redirects = 0
@@ -133,7 +133,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 }
             }
             var job = CurlJob(
-                url: hop.url, method: hop.method, headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
+                url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method, headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             let reply: CurlReply
             do {
@@ -176,7 +176,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         let engine = owner.engine
         let state = LockedValue(CancelState.waiting)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { (continuation: CurlContinuation) in
                 let id = engine.start(job, continuation: continuation)
                 let cancelledAlready = state.withLock { state -> Bool in
                     if case .cancelled = state { return true }
@@ -229,6 +229,14 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
         return next
     }
+
+    /// Whether the scheme is `http` or `https`, in any case.
+    private static func isHTTP(_ url: URL) -> Bool {
+        guard let scheme = url.scheme else { return false }
+        return scheme.utf8.count <= 5 && (scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"))
+    }
+
+    private static func isHTTPS(_ url: URL) -> Bool { url.scheme?.caseInsensitiveEquals("https") == true }
 
     private static func checkScheme(_ url: URL, from origin: URL) throws {
         let scheme = url.scheme?.lowercased() ?? ""
@@ -293,4 +301,14 @@ private final class EngineOwner: Sendable {
 extension CurlRequester: CustomStringConvertible {
     /// `CurlRequester(libcurl/7.88.1 ...)`.
     public var description: String { "CurlRequester(\(CurlLibrary.version ?? "libcurl"))" }
+}
+
+extension String {
+    /// ASCII case-insensitive equality with a lowercase ASCII literal, without allocating.
+    fileprivate func caseInsensitiveEquals(_ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            utf8.count == expected.count
+                && zip(utf8, expected).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }
+        }
+    }
 }

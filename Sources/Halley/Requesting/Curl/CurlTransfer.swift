@@ -6,6 +6,10 @@ import Foundation
 struct CurlJob: Sendable {
     /// The URL, already checked to be `http` or `https`.
     let url: URL
+    /// Its text and whether it is HTTPS, worked out by the caller rather than on the
+    /// engine's one thread.
+    let urlString: String
+    let isHTTPS: Bool
     let method: HTTPMethod
     /// `Name: value` lines, CR and LF already removed.
     let headerLines: [String]
@@ -27,6 +31,13 @@ struct CurlStaleConnectionError: Error {
     /// The error to report when the request cannot be retried.
     let underlying: any Error
 }
+
+/// How a transfer's caller waits. The engine resumes each exactly once (a transfer leaves the
+/// loop's table of active transfers in the same step that resumes it), but the checked kind
+/// stays: resumed from the engine's thread, an unsafe continuation races with the awaiting
+/// task's own bookkeeping as far as ThreadSanitizer can see, and the checked one costs
+/// little next to a request.
+typealias CurlContinuation = CheckedContinuation<CurlReply, any Error>
 
 /// What came back: the last response's status, its header lines as received (parsed by the
 /// caller, off the engine's thread), and its decoded body.
@@ -97,7 +108,7 @@ struct CurlReply: Sendable {
 final class CurlTransfer {
     let id: UInt64
     let job: CurlJob
-    let continuation: CheckedContinuation<CurlReply, any Error>
+    let continuation: CurlContinuation
     /// The easy handle, lent by the loop, which takes it back (reset) when the transfer ends.
     let easy: OpaquePointer
     private var headerList: OpaquePointer?
@@ -115,7 +126,7 @@ final class CurlTransfer {
     /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
     private var failure: (any Error)?
 
-    init(id: UInt64, job: CurlJob, continuation: CheckedContinuation<CurlReply, any Error>, easy: OpaquePointer) {
+    init(id: UInt64, job: CurlJob, continuation: CurlContinuation, easy: OpaquePointer) {
         self.id = id
         self.job = job
         self.continuation = continuation
@@ -147,7 +158,7 @@ final class CurlTransfer {
         try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
         try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
         try set(CurlABI.Option.errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
-        try set(CurlABI.Option.url, string: job.url.absoluteString)
+        try set(CurlABI.Option.url, string: job.urlString)
         // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
         try set(CurlABI.Option.noSignal, 1)
         // Redirects are followed by CurlRequester, so its origin rules apply to every hop.
@@ -165,7 +176,7 @@ final class CurlTransfer {
         // inflate to.
         try set(CurlABI.Option.acceptEncoding, string: "")
         try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
-        if job.url.scheme?.lowercased() == "https" {
+        if job.isHTTPS {
             // Wait for a connection that may multiplex rather than open one per request.
             try set(CurlABI.Option.pipeWait, 1)
         }
