@@ -133,7 +133,8 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 }
             }
             var job = CurlJob(
-                url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method, headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
+                url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method,
+                headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             let reply: CurlReply
             do {
