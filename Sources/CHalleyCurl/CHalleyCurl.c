@@ -26,7 +26,6 @@ static struct {
     const char *(*version)(void);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *easy);
-    void (*easy_reset)(void *easy);
     int (*easy_setopt)(void *easy, int option, ...);
     int (*easy_getinfo)(void *easy, int info, ...);
     const char *(*easy_strerror)(int code);
@@ -73,7 +72,6 @@ static void load(void) {
     *(void **)&curl.version = find(library, "curl_version");
     *(void **)&curl.easy_init = find(library, "curl_easy_init");
     *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
-    *(void **)&curl.easy_reset = find(library, "curl_easy_reset");
     *(void **)&curl.easy_setopt = find(library, "curl_easy_setopt");
     *(void **)&curl.easy_getinfo = find(library, "curl_easy_getinfo");
     *(void **)&curl.easy_strerror = find(library, "curl_easy_strerror");
@@ -112,8 +110,6 @@ const char *halley_curl_version(void) { return loaded ? curl.version() : NULL; }
 halley_curl_easy *halley_curl_easy_init(void) { return (halley_curl_easy *)curl.easy_init(); }
 
 void halley_curl_easy_cleanup(halley_curl_easy *easy) { curl.easy_cleanup(easy); }
-
-void halley_curl_easy_reset(halley_curl_easy *easy) { curl.easy_reset(easy); }
 
 int halley_curl_easy_setopt_long(halley_curl_easy *easy, int option, long value) {
     return curl.easy_setopt(easy, option, value);

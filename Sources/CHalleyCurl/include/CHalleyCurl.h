@@ -35,8 +35,6 @@ const char *halley_curl_version(void);
 
 halley_curl_easy *halley_curl_easy_init(void);
 void halley_curl_easy_cleanup(halley_curl_easy *easy);
-/// `curl_easy_reset`: every option back to its default, buffers kept for the next transfer.
-void halley_curl_easy_reset(halley_curl_easy *easy);
 int halley_curl_easy_setopt_long(halley_curl_easy *easy, int option, long value);
 int halley_curl_easy_setopt_pointer(halley_curl_easy *easy, int option, const void *value);
 int halley_curl_easy_setopt_offset(halley_curl_easy *easy, int option, int64_t value);

@@ -333,6 +333,12 @@ final class RequestPipeline: Sendable {
                         code: .limitExceeded, includePath: request.includePath, url: request.url,
                         message: "the response body is larger than \(error.limit) bytes", underlying: error))
             }
+            if let error = error as? ResponseHeadersTooLargeError {
+                return .failure(
+                    HalleyError(
+                        code: .limitExceeded, includePath: request.includePath, url: request.url,
+                        message: error.summary, underlying: error))
+            }
             return .failure(
                 HalleyError(
                     code: .transport, includePath: request.includePath, url: request.url,

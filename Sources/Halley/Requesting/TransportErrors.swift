@@ -68,6 +68,14 @@ public struct ResponseHeadersTooLargeError: Error, Sendable, Hashable, CustomStr
         self.limit = limit
     }
 
+    /// The description without the URL, for messages that name it elsewhere.
+    var summary: String {
+        switch limit {
+        case .bytes(let bytes): return "the response headers are larger than \(bytes) bytes"
+        case .count(let count): return "the response headers are more than \(count) fields"
+        }
+    }
+
     /// `the response headers of <url> are larger than <n> bytes` (or `more than <n> fields`).
     public var description: String {
         switch limit {

@@ -93,6 +93,17 @@ import Testing
         }
     }
 
+    @Test func aHeaderLimitIsALimitErrorLikeTheBodyLimit() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/headers") { request in
+            throw ResponseHeadersTooLargeError(url: request.url, limit: .count(100))
+        }
+        let error = try #require(
+            await error { try await ResourceManager(requester: requester).resource(from: Graph.url("/headers")) })
+        #expect(error.code == .limitExceeded)
+        #expect(error.message == "the response headers are more than 100 fields")
+    }
+
     @Test func timeoutsSayWhichLimitItsValueAndHowManyAttempts() async throws {
         let requester = InMemoryRequester()
         await requester.register(base + "/slow", json: ["x": 1], latency: .seconds(30))

@@ -152,9 +152,9 @@ private final class CurlLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private var active: [UInt64: CurlTransfer] = [:]
-    /// Reset easy handles kept for the next transfers: making one allocates libcurl's
-    /// buffers, which costs more than the rest of a loopback request.
-    private var idle: [OpaquePointer] = []
+    /// Easy handles kept for the next transfers, their shared options set: making one
+    /// allocates libcurl's buffers and sets a dozen options.
+    private var idle: [CurlHandle] = []
     private static let maxIdle = 16
 
     init(engine: CurlEngine, multi: OpaquePointer) {
@@ -180,38 +180,35 @@ private final class CurlLoop {
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
         for case .start(_, _, let continuation) in engine.close() { continuation.resume(throwing: CancellationError()) }
-        for easy in idle { halley_curl_easy_cleanup(easy) }
-        idle.removeAll()
+        idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
     }
 
-    /// Takes the handle back once it is out of the multi handle.
-    private func recycle(_ easy: OpaquePointer) {
-        if idle.count < Self.maxIdle {
-            halley_curl_easy_reset(easy)
-            idle.append(easy)
-        } else {
-            halley_curl_easy_cleanup(easy)
-        }
+    /// Takes the handle back once it is out of the multi handle (beyond the pool's size it
+    /// is cleaned up when the last reference goes).
+    private func recycle(_ handle: CurlHandle) {
+        if idle.count < Self.maxIdle { idle.append(handle) }
     }
 
     private func handle(_ command: CurlEngine.Command) {
         switch command {
         case .start(let id, let job, let continuation):
-            guard let easy = idle.popLast() ?? halley_curl_easy_init() else {
-                continuation.resume(throwing: CurlUnavailableError(reason: "curl_easy_init failed"))
-                return
-            }
-            let transfer = CurlTransfer(id: id, job: job, continuation: continuation, easy: easy)
+            let handle: CurlHandle
             do {
-                try transfer.prepare()
+                handle = try idle.popLast() ?? CurlHandle()
             } catch {
-                recycle(easy)
                 continuation.resume(throwing: error)
                 return
             }
-            guard halley_curl_multi_add_handle(multi, easy) == 0 else {
-                recycle(easy)
+            let transfer = CurlTransfer(id: id, job: job, continuation: continuation, handle: handle)
+            do {
+                // A handle whose options failed half-way is not reused.
+                try transfer.prepare()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            guard halley_curl_multi_add_handle(multi, handle.easy) == 0 else {
                 continuation.resume(throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
                 return
             }
@@ -224,7 +221,7 @@ private final class CurlLoop {
     private func cancel(_ id: UInt64) {
         guard let transfer = active.removeValue(forKey: id) else { return }
         _ = halley_curl_multi_remove_handle(multi, transfer.easy)
-        recycle(transfer.easy)
+        recycle(transfer.handle)
         transfer.continuation.resume(throwing: CancellationError())
     }
 
@@ -238,8 +235,8 @@ private final class CurlLoop {
             guard let context else { continue }
             let transfer = CurlTransfer.from(context)
             let outcome = transfer.outcome(code)
-            // Removed from the multi handle and reset, so libcurl holds no pointer to it.
-            recycle(finished)
+            // Out of the multi handle, so libcurl calls nothing back with its pointer.
+            recycle(transfer.handle)
             active[transfer.id] = nil
             transfer.continuation.resume(with: outcome)
         }

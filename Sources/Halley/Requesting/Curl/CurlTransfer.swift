@@ -102,18 +102,18 @@ struct CurlReply: Sendable {
 ///
 /// Ownership: the engine's loop thread creates it, keeps it in its table of active
 /// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle (and resetting it, which clears the pointers), so the unretained pointer libcurl
-/// holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is valid whenever libcurl can call back. It is never touched by another thread: it is not
+/// handle, so the unretained pointer libcurl holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is
+/// valid whenever libcurl can call back (the next transfer on the handle sets its own before
+/// the handle goes back into the multi handle). It is never touched by another thread: it is not
 /// `Sendable`, and the job and the continuation it was made from are.
 final class CurlTransfer {
     let id: UInt64
     let job: CurlJob
     let continuation: CurlContinuation
-    /// The easy handle, lent by the loop, which takes it back (reset) when the transfer ends.
-    let easy: OpaquePointer
+    /// The easy handle, lent by the loop, which takes it back when the transfer ends.
+    let handle: CurlHandle
+    var easy: OpaquePointer { handle.easy }
     private var headerList: OpaquePointer?
-    /// libcurl's message for a failure (`CURLOPT_ERRORBUFFER`), owned here.
-    private let errorBuffer: UnsafeMutablePointer<CChar>
 
     // The response as it arrives.
     private var status = 0
@@ -126,18 +126,15 @@ final class CurlTransfer {
     /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
     private var failure: (any Error)?
 
-    init(id: UInt64, job: CurlJob, continuation: CurlContinuation, easy: OpaquePointer) {
+    init(id: UInt64, job: CurlJob, continuation: CurlContinuation, handle: CurlHandle) {
         self.id = id
         self.job = job
         self.continuation = continuation
-        self.easy = easy
-        errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
-        errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
+        self.handle = handle
     }
 
     deinit {
         if let headerList { halley_curl_slist_free_all(headerList) }
-        errorBuffer.deallocate()
     }
 
     /// The transfer behind a context pointer libcurl passes back.
@@ -147,47 +144,27 @@ final class CurlTransfer {
 
     // MARK: Setting up
 
-    /// Sets every option on the (fresh or reset) easy handle.
+    /// Sets this request's options on the handle; the ones every request shares were set
+    /// when the handle was made (``CurlHandle``), and each option a request may set is set
+    /// again by the next, so nothing carries over.
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
+        handle.errorBuffer[0] = 0
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CurlABI.Option.privateData, pointer: context)
         try set(CurlABI.Option.writeData, pointer: context)
         try set(CurlABI.Option.headerData, pointer: context)
-        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
-        try check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
-        try set(CurlABI.Option.errorBuffer, pointer: UnsafeMutableRawPointer(errorBuffer))
         try set(CurlABI.Option.url, string: job.urlString)
-        // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
-        try set(CurlABI.Option.noSignal, 1)
-        // Redirects are followed by CurlRequester, so its origin rules apply to every hop.
-        try set(CurlABI.Option.followLocation, 0)
-        // A response must start with a status line: what follows a lying Content-Length on a
-        // reused connection is an error (see CurlStaleConnectionError), not an HTTP/0.9 body.
-        try set(CurlABI.Option.http09Allowed, 0)
-        if job.freshConnection { try set(CurlABI.Option.freshConnect, 1) }
-        // HTTP and HTTPS only, whatever the URL says.
-        if halley_curl_easy_setopt_pointer(easy, CurlABI.Option.protocolsString, "http,https") != CurlABI.Code.ok {
-            try set(CurlABI.Option.protocols, CurlABI.Value.protocolHTTP | CurlABI.Value.protocolHTTPS)
-        }
-        // Every encoding libcurl can decode (gzip, deflate, br, zstd as built); the body
-        // callbacks see decoded bytes, so the body limit counts what the server's bytes
-        // inflate to.
-        try set(CurlABI.Option.acceptEncoding, string: "")
-        try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
-        if job.isHTTPS {
-            // Wait for a connection that may multiplex rather than open one per request.
-            try set(CurlABI.Option.pipeWait, 1)
-        }
-        try set(CurlABI.Option.tcpNoDelay, 1)
-        try set(CurlABI.Option.tcpKeepAlive, 1)
-        try set(CurlABI.Option.suppressConnectHeaders, 1)
+        try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
+        // Over TLS, wait for a connection that may multiplex rather than open one per request.
+        try set(CurlABI.Option.pipeWait, job.isHTTPS ? 1 : 0)
+        var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
-            let milliseconds =
-                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-            try set(CurlABI.Option.timeoutMilliseconds, Int(max(1, milliseconds)))
+            milliseconds = max(
+                1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         }
+        try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
         try setMethodAndBody()
         // No `Expect: 100-continue` round trip for large bodies.
         var list = halley_curl_slist_append(nil, "Expect:")
@@ -198,9 +175,12 @@ final class CurlTransfer {
 
     private func setMethodAndBody() throws {
         let method = job.method.rawValue
+        // Back to a plain GET first: no custom method, no HEAD, no upload from the last use.
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.customRequest, nil))
+        try set(CurlABI.Option.httpGet, 1)
         switch (job.method, job.body) {
         case (.get, nil):
-            try set(CurlABI.Option.httpGet, 1)
+            break
         case (.head, _):
             try set(CurlABI.Option.noBody, 1)
         case (_, let body?):
@@ -209,7 +189,7 @@ final class CurlTransfer {
             try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, Int64(body.count)))
             try body.withUnsafeBytes { bytes in
                 // An empty body still needs a valid pointer.
-                let pointer = bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(handle.errorBuffer)
                 try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, pointer))
             }
             if job.method != .post { try set(CurlABI.Option.customRequest, string: method) }
@@ -218,7 +198,6 @@ final class CurlTransfer {
             try check(halley_curl_easy_setopt_offset(easy, CurlABI.Option.postFieldSizeLarge, 0))
             try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.copyPostFields, ""))
         case (_, nil):
-            try set(CurlABI.Option.httpGet, 1)
             try set(CurlABI.Option.customRequest, string: method)
         }
     }
@@ -237,9 +216,7 @@ final class CurlTransfer {
     }
 
     private func check(_ code: Int32) throws {
-        guard code == CurlABI.Code.ok else {
-            throw CurlUnavailableError(reason: "libcurl refused an option: \(Self.message(for: code))")
-        }
+        try CurlHandle.check(code)
     }
 
     // MARK: Callbacks (on the engine's thread, inside curl_multi_perform)
@@ -336,7 +313,7 @@ final class CurlTransfer {
     /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
     /// (which turns `.timedOut` into a timeout) see one kind of transport error.
     private func error(for code: Int32) -> any Error {
-        let detail = String(cString: errorBuffer)
+        let detail = String(cString: handle.errorBuffer)
         if code == CurlABI.Code.outOfMemory && !headersComplete {
             // libcurl's own cap on one header line (100 KiB) is the only allocation it
             // refuses while reading headers.
@@ -419,6 +396,72 @@ final class CurlTransfer {
 
 /// A header line, or part of one, in libcurl's buffer.
 private typealias Bytes = Slice<UnsafeRawBufferPointer>
+
+/// An easy handle with what every request shares already set, and the buffer libcurl writes
+/// its error messages to. Made, lent and kept by the engine's loop thread only.
+final class CurlHandle {
+    let easy: OpaquePointer
+    /// `CURLOPT_ERRORBUFFER`, owned here: it must outlive every transfer on the handle.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Makes a handle and sets the options every request shares.
+    ///
+    /// - Throws: ``CurlUnavailableError`` when libcurl refuses the handle or an option.
+    init() throws {
+        guard let easy = halley_curl_easy_init() else { throw CurlUnavailableError(reason: "curl_easy_init failed") }
+        self.easy = easy
+        errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
+        errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
+        do {
+            try configure()
+        } catch {
+            halley_curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        halley_curl_easy_cleanup(easy)
+        errorBuffer.deallocate()
+    }
+
+    private func configure() throws {
+        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
+        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
+        try Self.check(
+            halley_curl_easy_setopt_pointer(easy, CurlABI.Option.errorBuffer, UnsafeMutableRawPointer(errorBuffer)))
+        // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
+        try set(CurlABI.Option.noSignal, 1)
+        // Redirects are followed by CurlRequester, so its origin rules apply to every hop.
+        try set(CurlABI.Option.followLocation, 0)
+        // A response must start with a status line: what follows a lying Content-Length on a
+        // reused connection is an error (see CurlStaleConnectionError), not an HTTP/0.9 body.
+        try set(CurlABI.Option.http09Allowed, 0)
+        // HTTP and HTTPS only, whatever the URL says.
+        if halley_curl_easy_setopt_pointer(easy, CurlABI.Option.protocolsString, "http,https") != CurlABI.Code.ok {
+            try set(CurlABI.Option.protocols, CurlABI.Value.protocolHTTP | CurlABI.Value.protocolHTTPS)
+        }
+        // Every encoding libcurl can decode (gzip, deflate, br, zstd as built); the body
+        // callbacks see decoded bytes, so the body limit counts what the server's bytes
+        // inflate to.
+        try Self.check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.acceptEncoding, ""))
+        try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
+        try set(CurlABI.Option.tcpNoDelay, 1)
+        try set(CurlABI.Option.tcpKeepAlive, 1)
+        try set(CurlABI.Option.suppressConnectHeaders, 1)
+    }
+
+    private func set(_ option: Int32, _ value: Int) throws {
+        try Self.check(halley_curl_easy_setopt_long(easy, option, value))
+    }
+
+    static func check(_ code: Int32) throws {
+        guard code == CurlABI.Code.ok else {
+            throw CurlUnavailableError(reason: "libcurl refused an option: \(CurlTransfer.message(for: code))")
+        }
+    }
+}
 
 /// `CURLOPT_WRITEFUNCTION`: the context is the transfer (`CURLOPT_WRITEDATA`).
 private let curlWriteCallback: halley_curl_data_callback = { data, size, count, context in
