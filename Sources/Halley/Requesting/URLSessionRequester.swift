@@ -241,6 +241,19 @@ private struct Rules: Sendable {
         case stop
         /// Refuse with this error.
         case refuse(RedirectError)
+
+        /// Answers URLSession's redirect callback; a refusal also fails the task with its error.
+        func answer(_ completionHandler: (URLRequest?) -> Void, refusing: (RedirectError) -> Void) {
+            switch self {
+            case .follow(let next):
+                completionHandler(next)
+            case .stop:
+                completionHandler(nil)
+            case .refuse(let error):
+                completionHandler(nil)
+                refusing(error)
+            }
+        }
     }
 
     /// What to do with `request`, URLSession's proposal for the next hop:
@@ -450,15 +463,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             ?? Rules(
                 credentialHeaders: credentialHeaders,
                 trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
-        switch rules.decide(request, after: response, from: url) {
-        case .follow(let next):
-            completionHandler(next)
-        case .stop:
-            completionHandler(nil)
-        case .refuse(let error):
-            completionHandler(nil)
-            fail(task, with: error)
-        }
+        rules.decide(request, after: response, from: url).answer(completionHandler) { fail(task, with: $0) }
     }
 
     func urlSession(
@@ -538,15 +543,8 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         let state = transfer.get()
-        switch state.rules.decide(request, after: response, from: response.url ?? state.url) {
-        case .follow(let next):
-            completionHandler(next)
-        case .stop:
-            completionHandler(nil)
-        case .refuse(let error):
-            completionHandler(nil)
-            fail(task, with: error)
-        }
+        state.rules.decide(request, after: response, from: response.url ?? state.url)
+            .answer(completionHandler) { fail(task, with: $0) }
     }
 
     func urlSession(
