@@ -25,6 +25,7 @@ extension Reliability {
                 curlThreads: ProcessFigures.threads(named: "halley.curl")
             )
             var baselineRSS = 0
+            var midRSS = 0
             var outcomes: [Outcome] = []
             do {
                 let manager = ResourceManager(requester: try transport.make())
@@ -35,9 +36,18 @@ extension Reliability {
                     try await Self.cancelOne(index: index, run: run, chaos: chaos, manager: manager, answerBound)
                 }
                 baselineRSS = ProcessFigures.residentBytes
-                outcomes += try await Reliability.concurrently(scale.cancellations, width: scale.width * 2) { index in
+                // In two halves: memory that grows with the number of cancellations grows in
+                // both; what a process settles into does not.
+                let half = scale.cancellations / 2
+                outcomes += try await Reliability.concurrently(half, width: scale.width * 2) { index in
                     try await Self.cancelOne(
                         index: warmUp + index, run: run, chaos: chaos, manager: manager, answerBound)
+                }
+                midRSS = ProcessFigures.residentBytes
+                outcomes += try await Reliability.concurrently(scale.cancellations - half, width: scale.width * 2) {
+                    index in
+                    try await Self.cancelOne(
+                        index: warmUp + half + index, run: run, chaos: chaos, manager: manager, answerBound)
                 }
                 // Everything the server was answering when its caller went away must be closed,
                 // not left to run out its stall.
@@ -59,8 +69,11 @@ extension Reliability {
             #expect(problems.isEmpty, "\(problems.count) problem(s), first: \(problems.prefix(5))")
             let afterRSS = ProcessFigures.residentBytes
             let growth = Double(afterRSS - baselineRSS) / Double(max(1, baselineRSS))
+            let secondHalfGrowth = Double(afterRSS - midRSS) / Double(max(1, baselineRSS))
             if scale.isFull {
-                #expect(growth <= 0.10, "resident size \(baselineRSS) before, \(afterRSS) after the cancellations")
+                #expect(
+                    secondHalfGrowth <= 0.05,
+                    "resident size \(baselineRSS >> 20) MiB, \(midRSS >> 20) MiB half-way, \(afterRSS >> 20) MiB after")
             }
             let curlThreadGone = try await ProcessFigures.wait(upTo: .seconds(10)) {
                 ProcessFigures.threads(named: "halley.curl") <= before.curlThreads
@@ -77,7 +90,9 @@ extension Reliability {
                     ("requests", stats.requests), ("stallsOutstanding", log.closed),
                     ("serverSawClosed", log.clientClosed), ("answerP50ms", answers.percentile(0.5).inMilliseconds),
                     ("answerMaxMs", answers.maximum.inMilliseconds), ("rssBeforeMiB", baselineRSS >> 20),
-                    ("rssAfterMiB", afterRSS >> 20), ("rssGrowth", String(format: "%.3f", growth)),
+                    ("rssMidMiB", midRSS >> 20), ("rssAfterMiB", afterRSS >> 20),
+                    ("rssGrowth", String(format: "%.3f", growth)),
+                    ("rssSecondHalfGrowth", String(format: "%.3f", secondHalfGrowth)),
                     ("problems", problems.count),
                 ])
             try await chaos.forget(run: run)

@@ -69,8 +69,14 @@ extension Reliability {
                 outcome = .failure(error)
             }
             check.duration = clock.now - start
-            let failed = ContactsGraph.failedResources(
-                try await chaos.log(run: run, profile: .mixed, seed: seed), prefix: prefix)
+            let log = try await chaos.settledLog(run: run, profile: .mixed, seed: seed)
+            let failed = ContactsGraph.failedResources(log, prefix: prefix)
+            /// What the server did with a resource, for messages.
+            func served(_ resource: String) -> String {
+                let entries = log.filter { $0.resource(under: prefix) == resource }
+                return entries.map { "#\($0.attempt)\($0.redirected ? "r" : ""):\($0.fault):\($0.state)" }
+                    .joined(separator: " ")
+            }
             let result: TraversalResult
             switch outcome {
             case .success(let value):
@@ -84,7 +90,7 @@ extension Reliability {
                     check.rootFailed = true
                 } else {
                     check.problems.append(
-                        "seed \(seed): the traversal threw \(error); the root's fault: \(rootFault ?? "none")")
+                        "seed \(seed): the traversal threw \(error); the server answered the root \(served("book"))")
                 }
                 return check
             }
@@ -108,6 +114,9 @@ extension Reliability {
                 let resource = String((failure.url?.path ?? "").dropFirst(prefix.count))
                 if let fault = failed[resource], failure.code != ContactsGraph.expectedCode(for: fault) {
                     check.problems.append("seed \(seed): \(resource) got \(fault) but failed as \(failure.code)")
+                } else if failed[resource] == nil {
+                    check.problems.append(
+                        "seed \(seed): \(resource) failed with \(failure), the server answered \(served(resource))")
                 }
             }
             check.problems += ContactsGraph.attachmentProblems(result.document).map { "seed \(seed): \($0)" }

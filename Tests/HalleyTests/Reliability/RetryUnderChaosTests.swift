@@ -51,7 +51,7 @@ extension Reliability {
                 } catch {
                     outcome.duration = clock.now - start
                     // A failure is explained only by a resource whose every attempt failed.
-                    let log = try await chaos.log(run: run, profile: .transient, seed: seed)
+                    let log = try await chaos.settledLog(run: run, profile: .transient, seed: seed)
                     let failed = ContactsGraph.failedResources(log, prefix: prefix)
                     let resource = ((error as? HalleyError)?.url?.path).map { String($0.dropFirst(prefix.count)) }
                     let attempts = log.filter { $0.resource(under: prefix) == resource }.count

@@ -57,6 +57,21 @@ struct ChaosServer: Sendable {
         return try decode(Log.self, from: try await control(path)).entries
     }
 
+    /// ``log(run:profile:seed:)`` once no request under the prefix is in progress (up to
+    /// `limit`): the server marks a request completed just after its last byte went out, so a
+    /// client can hold the answer before the log says it was sent.
+    func settledLog(run: String, profile: Profile, seed: Int, within limit: Duration = .seconds(10)) async throws
+        -> [ChaosLogEntry]
+    {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        while true {
+            let log = try await log(run: run, profile: profile, seed: seed)
+            if !log.contains(where: { $0.state == "in-progress" }) || clock.now >= end { return log }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The run's counters and open connections.
     func stats(run: String) async throws -> ChaosStats {
         try decode(ChaosStats.self, from: try await control("/_stats?run=\(run)"))
