@@ -62,7 +62,7 @@ final class TraversalContext: Sendable {
         } catch {
             result = .failure(error)
         }
-        await table.finish(key, with: result)
+        table.finish(key, with: result)
         return try result.get()
     }
 
