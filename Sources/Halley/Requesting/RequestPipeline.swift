@@ -375,7 +375,8 @@ final class RequestPipeline: Sendable {
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let watchdog, let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
-        return try await watchdog.run({ try await requester.response(for: request) }) {
+        let body: @Sendable () async throws -> ResourceResponse = { try await requester.response(for: request) }
+        return try await watchdog.run(body) {
             HalleyError(
                 code: .timeout, includePath: request.includePath, url: request.url,
                 message: "no response within the per-attempt limit (requestTimeout) of \(timeout)")
