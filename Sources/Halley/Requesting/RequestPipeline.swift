@@ -26,6 +26,8 @@ final class RequestPipeline: Sendable {
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     private let semaphore: AsyncSemaphore
+    /// The call's limit on requests in flight.
+    let maxConcurrency: Int
     private let inFlight = LockedValue<[String: Int]>([:])
     /// Holds every attempt to `requestTimeout`; `nil` without one.
     private let watchdog: AttemptWatchdog?
@@ -64,7 +66,8 @@ final class RequestPipeline: Sendable {
         cache = configuration.cache
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
-        semaphore = AsyncSemaphore(permits: policy.maxConcurrency ?? 8)
+        maxConcurrency = max(1, policy.maxConcurrency ?? 8)
+        semaphore = AsyncSemaphore(permits: maxConcurrency)
         watchdog = policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
         supportedSchemes = requester.supportedSchemes
         start = .now

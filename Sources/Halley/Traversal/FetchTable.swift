@@ -17,7 +17,8 @@ final class FetchTable: Sendable {
     }
 
     private let state = LockedValue(State())
-    private let maxRequests: Int
+    /// The most distinct URLs one call may request.
+    let maxRequests: Int
 
     init(maxRequests: Int) {
         self.maxRequests = maxRequests
