@@ -398,7 +398,7 @@ final class RequestPipeline: Sendable {
         guard let cache else { return }
         cache.invalidate(url)
         for header in ["Location", "Content-Location"] {
-            if let value = response.headers[header], let target = URL(string: value, relativeTo: url)?.absoluteURL {
+            if let value = response.headers[header], let target = URLResolution.resolve(value, against: url) {
                 cache.invalidate(target)
             }
         }
