@@ -2,7 +2,10 @@ import Foundation
 
 /// One call's table of documents by URL: each URL is requested once; later branches wait
 /// for the first one's result instead of sending their own request.
-actor FetchTable {
+///
+/// A lock rather than an actor: every resource of a traversal joins and finishes once, and
+/// two actor hops per resource cost more than the table's work itself.
+final class FetchTable: Sendable {
     /// Thrown by ``join(_:url:includePath:)`` to a branch that waited for a request whose
     /// owner was cancelled: the owner's cancellation says nothing about the document, so a
     /// waiter that is still running joins again (and sends the request itself).
@@ -15,14 +18,34 @@ actor FetchTable {
         case finished(Result<HALResource, any Error>)
     }
 
-    private var entries: [String: Entry] = [:]
-    private var nextWaiterID = 0
-    private let maxRequests: Int
-    /// Requests actually sent (distinct URLs claimed).
-    private(set) var requestCount = 0
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var requestCount = 0
+        var nextWaiter = 0
+    }
+
+    private let state = LockedValue(State())
+    /// The most distinct URLs one call may request.
+    let maxRequests: Int
 
     init(maxRequests: Int) {
         self.maxRequests = maxRequests
+    }
+
+    /// Requests actually sent (distinct URLs claimed).
+    var requestCount: Int { state.withLock { $0.requestCount } }
+
+    /// How many more distinct URLs the call may request.
+    var remainingRequests: Int { state.withLock { maxRequests - $0.requestCount } }
+
+    /// Whether `key` is already claimed (in flight or finished): joining it sends nothing.
+    func isClaimed(_ key: String) -> Bool { state.withLock { $0.entries[key] != nil } }
+
+    private enum Join {
+        case finished(Result<HALResource, any Error>)
+        case wait
+        case fetch
+        case overLimit
     }
 
     /// Either the document of `key` (waiting for the request in flight, if any), or `nil`
@@ -31,68 +54,87 @@ actor FetchTable {
     /// A waiting branch that is cancelled stops waiting at once (`CancellationError`): a
     /// fail-fast call must not wait for a request that another branch sent.
     ///
-    /// - Throws: The stored failure of an earlier request, or ``HalleyError/Code/limitExceeded``
-    ///   when a new request would pass the per-call limit.
+    /// - Throws: The stored failure of an earlier request, ``OwnerCancelled``, or
+    ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
     func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
-        switch entries[key] {
-        case .finished(let result)?:
+        let maxRequests = self.maxRequests
+        let step = state.withLock { state -> Join in
+            switch state.entries[key] {
+            case .finished(let result)?: return .finished(result)
+            case .inFlight?: return .wait
+            case nil:
+                guard state.requestCount < maxRequests else { return .overLimit }
+                state.requestCount += 1
+                state.entries[key] = .inFlight([])
+                return .fetch
+            }
+        }
+        switch step {
+        case .finished(let result):
             return try result.get()
-        case .inFlight?:
-            let id = nextWaiterID
-            nextWaiterID += 1
+        case .fetch:
+            return nil
+        case .overLimit:
+            throw HalleyError(
+                code: .limitExceeded, includePath: includePath, url: url,
+                message: "the call would send more than \(maxRequests) requests")
+        case .wait:
+            let id = state.withLock { state -> Int in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    // Re-read: the entry may have finished while this task was suspended.
-                    switch entries[key] {
-                    case .inFlight(var waiters)? where !Task.isCancelled:
-                        waiters.append((id, continuation))
-                        entries[key] = .inFlight(waiters)
-                    case .inFlight?:
-                        continuation.resume(throwing: CancellationError())
-                    case .finished(let result)?:
-                        continuation.resume(with: result)
-                    case nil:
-                        continuation.resume(throwing: OwnerCancelled())
+                    // Re-read: the entry may have finished since the first look.
+                    let ready = state.withLock { state -> Result<HALResource, any Error>? in
+                        switch state.entries[key] {
+                        case .inFlight(var waiters)?:
+                            if Task.isCancelled { return .failure(CancellationError()) }
+                            state.entries[key] = nil
+                            waiters.append((id, continuation))
+                            state.entries[key] = .inFlight(waiters)
+                            return nil
+                        case .finished(let result)?:
+                            return result
+                        case nil:
+                            return .failure(OwnerCancelled())
+                        }
                     }
+                    if let ready { continuation.resume(with: ready) }
                 }
             } onCancel: {
-                Task { await self.cancelWaiter(id, of: key) }
+                let waiter = state.withLock { state -> CheckedContinuation<HALResource, any Error>? in
+                    guard case .inFlight(var waiters)? = state.entries[key],
+                        let index = waiters.firstIndex(where: { $0.id == id })
+                    else { return nil }  // already answered
+                    let waiter = waiters.remove(at: index)
+                    state.entries[key] = .inFlight(waiters)
+                    return waiter.continuation
+                }
+                waiter?.resume(throwing: CancellationError())
             }
-        case nil:
-            guard requestCount < maxRequests else {
-                throw HalleyError(
-                    code: .limitExceeded, includePath: includePath, url: url,
-                    message: "the call would send more than \(maxRequests) requests")
-            }
-            requestCount += 1
-            entries[key] = .inFlight([])
-            return nil
         }
     }
 
     /// Stores the owner's result and hands it to every waiting branch; when the owner was
     /// cancelled, the URL is free again and the waiters get ``OwnerCancelled``.
     func finish(_ key: String, with result: Result<HALResource, any Error>) {
-        let waiters: [CheckedContinuation<HALResource, any Error>]
-        if case .inFlight(let list)? = entries[key] { waiters = list.map(\.continuation) } else { waiters = [] }
-        if case .failure(let error) = result, error is CancellationError {
-            // A fail-fast sibling's failure cancels the owner's branch, not the branches that
-            // wait for it elsewhere in the tree: storing the cancellation would fail them with
-            // it, and a cancellation could then end the call instead of the failure.
-            entries[key] = nil
-            for waiter in waiters { waiter.resume(throwing: OwnerCancelled()) }
-            return
+        // A fail-fast sibling's failure cancels the owner's branch, not the branches that wait
+        // for it elsewhere in the tree: storing the cancellation would fail them with it, and a
+        // cancellation could then end the call instead of the failure.
+        var ownerCancelled = false
+        if case .failure(let error) = result, error is CancellationError { ownerCancelled = true }
+        let waiters = state.withLock { state -> [Waiter] in
+            defer { state.entries[key] = ownerCancelled ? nil : .finished(result) }
+            if case .inFlight(let waiters)? = state.entries[key] { return waiters }
+            return []
         }
-        entries[key] = .finished(result)
-        for waiter in waiters { waiter.resume(with: result) }
-    }
-
-    private func cancelWaiter(_ id: Int, of key: String) {
-        guard case .inFlight(var waiters)? = entries[key], let index = waiters.firstIndex(where: { $0.id == id }) else {
-            return  // already answered
+        for waiter in waiters {
+            if ownerCancelled {
+                waiter.continuation.resume(throwing: OwnerCancelled())
+            } else {
+                waiter.continuation.resume(with: result)
+            }
         }
-        let waiter = waiters.remove(at: index)
-        entries[key] = .inFlight(waiters)
-        waiter.continuation.resume(throwing: CancellationError())
     }
 }
