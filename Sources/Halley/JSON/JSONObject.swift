@@ -79,6 +79,22 @@ public struct JSONObject: Sendable {
         return storedKeys.firstIndex(of: key)
     }
 
+    /// The position of `key`, scanning from `hint` to the end and then from the start.
+    ///
+    /// Decoders ask for members mostly in the order the server wrote them, so a scan that starts
+    /// just after the previous hit finds most keys at its first comparison.
+    func position(of key: String, startingAt hint: Int) -> Int? {
+        if let index { return index[key] }
+        let count = storedKeys.count
+        let start = hint < count ? hint : 0
+        for position in start..<count where storedKeys[position] == key { return position }
+        for position in 0..<start where storedKeys[position] == key { return position }
+        return nil
+    }
+
+    /// The value at a position from ``keys`` or `position(of:startingAt:)`.
+    func value(atPosition position: Int) -> JSONValue { storedValues[position] }
+
     private mutating func remove(at position: Int) {
         storedKeys.remove(at: position)
         storedValues.remove(at: position)

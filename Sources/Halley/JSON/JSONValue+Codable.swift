@@ -6,6 +6,10 @@ extension JSONValue: Codable {
     /// `JSONDecoder` does not promise to keep; parse with ``init(parsing:options:)-(Data,_)``
     /// when order matters.
     public init(from decoder: any Decoder) throws {
+        if let source = decoder as? any JSONValueSource, let value = source.jsonValueForDecoding {
+            self = value
+            return
+        }
         // Leaves first, strings before all: each failed guess makes the decoder build an
         // error with its coding path, which costs more than the value itself.
         if let single = try? decoder.singleValueContainer() {
@@ -88,6 +92,13 @@ extension JSONObject: Codable {
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(self).encode(to: encoder)
     }
+}
+
+/// A decoder that reads a `JSONValue` tree and can hand over the value at its position as
+/// ``JSONValue/init(from:)`` would rebuild it, sparing that initializer its guesses.
+protocol JSONValueSource {
+    /// The value, or `nil` when it must be rebuilt through the decoder's containers.
+    var jsonValueForDecoding: JSONValue? { get }
 }
 
 /// A coding key for arbitrary member names.
