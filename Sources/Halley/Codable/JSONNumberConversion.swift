@@ -125,6 +125,8 @@ enum JSONNumberConversion {
     }
 
     /// The rewritten value, or `nil` when `value` holds no integral `Double`.
+    ///
+    /// (No `nil` in conditional expressions here: one beside a `JSONValue` reads as `.null`.)
     private static func rewritten(_ value: JSONValue) -> JSONValue? {
         switch value {
         case .double(let double):
@@ -140,7 +142,8 @@ enum JSONNumberConversion {
                     changed = true
                 }
             }
-            return changed ? .array(copy) : nil
+            guard changed else { return nil }
+            return .array(copy)
         case .object(let object):
             var copy = object
             var changed = false
@@ -150,7 +153,8 @@ enum JSONNumberConversion {
                     changed = true
                 }
             }
-            return changed ? .object(copy) : nil
+            guard changed else { return nil }
+            return .object(copy)
         case .null, .bool, .int, .string:
             return nil
         }

@@ -149,6 +149,8 @@ extension JSONValueDecoderNode: JSONValueSource {
     /// the same tree with integral doubles read as integers. Not offered under a key strategy,
     /// which renames members.
     var jsonValueForDecoding: JSONValue? {
-        options.usesDefaultKeys ? JSONNumberConversion.integralDoublesAsIntegers(value) : nil
+        // Not a conditional expression: its `nil` would be read as `JSONValue.null`.
+        guard options.usesDefaultKeys else { return nil }
+        return JSONNumberConversion.integralDoublesAsIntegers(value)
     }
 }
