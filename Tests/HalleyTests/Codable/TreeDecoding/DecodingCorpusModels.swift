@@ -140,14 +140,20 @@ struct Floats: Codable, Equatable {
 struct SnakeCased: Codable, Equatable {
     let firstName: String
     let _links: String?
-    let trailing_: String?
-    let __both__: String?
+    let trailing: String?
+    let both: String?
     let aB: String?
     let allCaps: String?
     let with1Number: String?
     let alreadyCamelCase: String?
     let leadingCAPS: String?
     let mapping: [String: Int]?
+
+    enum CodingKeys: String, CodingKey {
+        case firstName, _links, aB, allCaps, with1Number, alreadyCamelCase, leadingCAPS, mapping
+        case trailing = "trailing_"
+        case both = "__both__"
+    }
 }
 
 /// Reads what a decoder tells about itself: its coding path, the containers' paths, counts
