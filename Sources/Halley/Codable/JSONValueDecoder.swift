@@ -45,7 +45,7 @@ struct JSONValueDecoder {
         guard let options else { return try decoder.decode(type, from: value.serialized()) }
         let root = JSONValueDecoderNode(value: value, options: options)
         do {
-            return try root.decode(type, from: value, key: JSONValueDecoderNode.ownPosition)
+            return try root.decode(type, from: value, key: NoKey())
         } catch is JSONValueDecodingErrors.NumberDoesNotFit {
             throw JSONValueDecodingErrors.numberDoesNotFitAtTop
         }

@@ -4,7 +4,7 @@ import Foundation
 /// `Date` and `Data` by the decoder's strategies, `URL` from a string, `Decimal` from the
 /// number's digits, and `[String: _]` without key conversion.
 extension JSONValueDecoderNode {
-    func date(from value: JSONValue, key: (some CodingKey)?) throws -> Date {
+    func date(from value: JSONValue, key: some CodingKey) throws -> Date {
         try requireNonNull(value, Date.self, key: key)
         switch options.dates {
         case .deferredToDate:
@@ -36,7 +36,7 @@ extension JSONValueDecoderNode {
         }
     }
 
-    func data(from value: JSONValue, key: (some CodingKey)?) throws -> Data {
+    func data(from value: JSONValue, key: some CodingKey) throws -> Data {
         try requireNonNull(value, Data.self, key: key)
         switch options.data {
         case .deferredToData:
@@ -52,7 +52,7 @@ extension JSONValueDecoderNode {
         }
     }
 
-    func url(from value: JSONValue, key: (some CodingKey)?) throws -> URL {
+    func url(from value: JSONValue, key: some CodingKey) throws -> URL {
         try requireNonNull(value, URL.self, key: key)
         guard let url = URL(string: try string(from: value, key: key)) else {
             throw dataCorrupted("Invalid URL string.", key: key)
@@ -60,7 +60,7 @@ extension JSONValueDecoderNode {
         return url
     }
 
-    func decimal(from value: JSONValue, key: (some CodingKey)?) throws -> Decimal {
+    func decimal(from value: JSONValue, key: some CodingKey) throws -> Decimal {
         try requireNonNull(value, Decimal.self, key: key)
         switch value {
         case .int, .double:
@@ -79,23 +79,23 @@ extension JSONValueDecoderNode {
 /// `[String: Value]`, which `JSONDecoder` decodes with its keys as written even under a key
 /// strategy: they are data, not property names.
 protocol StringKeyedDictionaryDecodable {
-    static func decodeKeepingKeys(from value: JSONValue, in node: JSONValueDecoderNode, key: (some CodingKey)?)
-        throws -> Self
+    static func decodeKeepingKeys<Location: CodingKey>(
+        from value: JSONValue, in node: JSONValueDecoderNode, key: Location
+    ) throws -> Self
 }
 
 extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value: Decodable {
-    static func decodeKeepingKeys(from value: JSONValue, in node: JSONValueDecoderNode, key: (some CodingKey)?)
-        throws -> Self
-    {
+    static func decodeKeepingKeys<Location: CodingKey>(
+        from value: JSONValue, in node: JSONValueDecoderNode, key: Location
+    ) throws -> Self {
         try node.requireNonNull(value, [String: Any].self, key: key)
         guard case .object(let object) = value else {
             throw node.typeMismatch([String: Any].self, found: value, key: key)
         }
-        let position = key.map { node.nested(value, key: $0) } ?? node
+        let position = Location.self == NoKey.self ? node : node.nested(value, key: key)
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)
-        for member in 0..<object.count {
-            let name = object.keys[member]
+        for (member, name) in object.keys.enumerated() {
             result[name] = try position.decode(
                 Value.self, from: object.value(atPosition: member), key: AnyCodingKey(name))
         }

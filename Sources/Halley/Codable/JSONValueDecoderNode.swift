@@ -20,7 +20,10 @@ final class JSONValueDecoderNode {
     /// than at the date's own, and this is how the same path is found here.
     private let runningDecoder: JSONValueDecoderNode?
     /// Where the last keyed lookup in this node's object ended; see `JSONObject.position(of:startingAt:)`.
-    var lookupHint = 0
+    ///
+    /// Unchecked for exclusivity: it is read and written in single statements, never held
+    /// across a call, and a decoder is used by one thread at a time (it is not `Sendable`).
+    @exclusivity(unchecked) var lookupHint = 0
 
     init(
         value: JSONValue, options: JSONValueDecodingOptions, parent: JSONValueDecoderNode? = nil,
@@ -44,11 +47,10 @@ final class JSONValueDecoderNode {
         JSONValueDecoderNode(value: value, options: options, parent: self, key: key, runningDecoder: decoderInCharge)
     }
 
-    /// A decoder for `value` under `key`, or this node itself when `key` is `nil` (the value
-    /// is this node's own).
-    func decoder(for value: JSONValue, key: (some CodingKey)?) -> JSONValueDecoderNode {
-        guard let key else { return self }
-        return child(value, key: key)
+    /// A decoder for `value` under `key`, or this node itself for ``NoKey`` (the value is this
+    /// node's own).
+    func decoder<Key: CodingKey>(for value: JSONValue, key: Key) -> JSONValueDecoderNode {
+        Key.self == NoKey.self ? self : child(value, key: key)
     }
 
     var decoderInCharge: JSONValueDecoderNode { runningDecoder ?? self }
@@ -65,10 +67,10 @@ final class JSONValueDecoderNode {
         return keys
     }
 
-    /// The coding path of this position, then `key` when there is one.
-    func codingPath(appending key: (some CodingKey)?) -> [any CodingKey] {
+    /// The coding path of this position, then `key` unless it is ``NoKey``.
+    func codingPath<Key: CodingKey>(appending key: Key) -> [any CodingKey] {
         var path = codingPath
-        if let key { path.append(key) }
+        if Key.self != NoKey.self { path.append(key) }
         return path
     }
 
@@ -77,26 +79,35 @@ final class JSONValueDecoderNode {
     /// strategies, everything else through `T.init(from:)`.
     ///
     /// - Parameters:
-    ///   - value: The value, at this position (`key` is `nil`) or under `key` below it.
+    ///   - value: The value, at this position (`key` is ``NoKey``) or under `key` below it.
     ///   - key: The value's key or index below this position.
-    func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, from value: JSONValue, key: Key?) throws -> T {
+    func decode<T: Decodable, Key: CodingKey>(_ type: T.Type, from value: JSONValue, key: Key) throws -> T {
         // Scalars first and without a decoder of their own: `[String]` and friends decode
         // their elements through here. `JSONDecoder` reaches the same checks through the
         // type's single-value container, at the same path.
-        if T.self == String.self, let string = try string(from: value, key: key) as? T { return string }
-        if T.self == Int.self, let int = try integer(Int.self, from: value, key: key) as? T { return int }
-        if T.self == Double.self, let double = try double(from: value, key: key) as? T { return double }
-        if T.self == Bool.self, let bool = try bool(from: value, key: key) as? T { return bool }
-        if T.self == Date.self, let date = try date(from: value, key: key) as? T { return date }
-        if T.self == Data.self, let data = try data(from: value, key: key) as? T { return data }
-        if T.self == URL.self, let url = try url(from: value, key: key) as? T { return url }
-        if T.self == Decimal.self, let decimal = try decimal(from: value, key: key) as? T { return decimal }
-        if !options.usesDefaultKeys, let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type,
-            let decoded = try dictionary.decodeKeepingKeys(from: value, in: self, key: key) as? T
-        {
-            return decoded
+        if T.self == String.self { return Self.same(try string(from: value, key: key), as: T.self) }
+        if T.self == Int.self { return Self.same(try integer(Int.self, from: value, key: key), as: T.self) }
+        if T.self == Double.self { return Self.same(try double(from: value, key: key), as: T.self) }
+        if T.self == Bool.self { return Self.same(try bool(from: value, key: key), as: T.self) }
+        if T.self == Date.self { return Self.same(try date(from: value, key: key), as: T.self) }
+        if T.self == Data.self { return Self.same(try data(from: value, key: key), as: T.self) }
+        if T.self == URL.self { return Self.same(try url(from: value, key: key), as: T.self) }
+        if T.self == Decimal.self { return Self.same(try decimal(from: value, key: key), as: T.self) }
+        if !options.usesDefaultKeys, let dictionary = T.self as? any StringKeyedDictionaryDecodable.Type {
+            return Self.same(try dictionary.decodeKeepingKeys(from: value, in: self, key: key), as: T.self)
         }
         return try T(from: decoder(for: value, key: key))
+    }
+
+    /// `value` as `T`, which the caller has checked to be `Value`'s own type.
+    ///
+    /// Not `as? T`: in generic code that is not specialized (every `decode` a model calls), a
+    /// cast to `T` looks up the metadata of `Optional<T>` in the runtime's cache on every call,
+    /// which costs more than decoding a string. The types being the same, the bits are the value.
+    @inline(__always)
+    static func same<Value, T>(_ value: Value, as type: T.Type) -> T {
+        assert(Value.self == T.self)
+        return unsafeBitCast(value, to: T.self)
     }
 }
 

@@ -36,7 +36,7 @@ enum JSONValueDecodingErrors {
 }
 
 extension JSONValueDecoderNode {
-    func typeMismatch(_ type: Any.Type, found value: JSONValue, key: (some CodingKey)?) -> DecodingError {
+    func typeMismatch(_ type: Any.Type, found value: JSONValue, key: some CodingKey) -> DecodingError {
         DecodingError.typeMismatch(
             type,
             DecodingError.Context(
@@ -44,7 +44,7 @@ extension JSONValueDecoderNode {
                 debugDescription: JSONValueDecodingErrors.expected(type, found: value)))
     }
 
-    func valueNotFound(_ type: Any.Type, key: (some CodingKey)?) -> DecodingError {
+    func valueNotFound(_ type: Any.Type, key: some CodingKey) -> DecodingError {
         DecodingError.valueNotFound(
             type,
             DecodingError.Context(
@@ -52,16 +52,29 @@ extension JSONValueDecoderNode {
                 debugDescription: "Cannot get value of type \(type) -- found null value instead"))
     }
 
-    func dataCorrupted(_ description: String, key: (some CodingKey)?) -> DecodingError {
+    func dataCorrupted(_ description: String, key: some CodingKey) -> DecodingError {
         DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: codingPath(appending: key), debugDescription: description))
     }
 
     /// Throws `valueNotFound` for `null`: the first check for every type but `Bool` (which
     /// reports `null` as a type mismatch).
-    func requireNonNull(_ value: JSONValue, _ type: Any.Type, key: (some CodingKey)?) throws {
+    func requireNonNull(_ value: JSONValue, _ type: Any.Type, key: some CodingKey) throws {
         if case .null = value { throw valueNotFound(type, key: key) }
     }
+}
+
+/// The key argument for a value at a decoder's own position rather than below it.
+///
+/// A type of its own instead of `nil`: a `Key?` in generic code that is not specialized costs a
+/// metadata lookup for `Optional<Key>` on every call, and these calls are per value.
+struct NoKey: CodingKey {
+    init() {}
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { nil }
+
+    var stringValue: String { "" }
+    var intValue: Int? { nil }
 }
 
 /// The key of an array element in a coding path: "Index 3", with the index as its `intValue`.

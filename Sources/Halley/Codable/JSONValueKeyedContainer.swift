@@ -18,7 +18,18 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { node.codingPath }
 
     var allKeys: [Key] {
-        (renamed?.names ?? object.keys).compactMap { Key(stringValue: $0) }
+        let names = renamed?.names ?? object.keys
+        // Halley's own `Link` and `Links` ask for every key; their key type gets a loop
+        // specialized for it.
+        if Key.self == AnyCodingKey.self {
+            return JSONValueDecoderNode.same(names.map(AnyCodingKey.name), as: [Key].self)
+        }
+        var keys: [Key] = []
+        keys.reserveCapacity(names.count)
+        for name in names {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool { valueIfPresent(key) != nil }
@@ -79,16 +90,20 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // `decodeIfPresent`: absent and `null` are both `nil`, with one lookup.
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try present(key) { try node.bool(from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.bool(from: value, key: key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try present(key) { try node.string(from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.string(from: value, key: key)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try present(key) { try node.double(from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.double(from: value, key: key)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try present(key) { try node.float(from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.float(from: value, key: key)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key) }
@@ -102,16 +117,20 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key) { try node.decode(type, from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.decode(type, from: value, key: key)
     }
 
     private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws -> T? {
-        try present(key) { try node.integer(T.self, from: $0, key: key) }
+        guard let value = presentValue(key) else { return nil }
+        return try node.integer(T.self, from: value, key: key)
     }
 
-    private func present<T>(_ key: Key, _ decode: (JSONValue) throws -> T) throws -> T? {
+    /// The member for `decodeIfPresent`, where absent and `null` are both `nil`. (No closures
+    /// here: each would copy the container, and the generic ones cost metadata lookups.)
+    private func presentValue(_ key: Key) -> JSONValue? {
         guard let value = valueIfPresent(key), !value.isNull else { return nil }
-        return try decode(value)
+        return value
     }
 
     // Nested containers and super decoders.

@@ -83,7 +83,10 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer() }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try step(type) { try $0.decode(type, from: $1, key: $2) }
+        // Written out, as the generic `decodeIfPresent` below: the element decode of every array.
+        let result = try node.decode(type, from: try next(type), key: currentKey)
+        currentIndex += 1
+        return result
     }
 
     private mutating func integer<T: FixedWidthInteger>() throws -> T {
@@ -117,7 +120,13 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decodeIfPresent(_ type: UInt64.Type) throws -> UInt64? { try integerIfPresent() }
 
     mutating func decodeIfPresent<T: Decodable>(_ type: T.Type) throws -> T? {
-        try stepIfPresent { try $0.decode(type, from: $1, key: $2) }
+        guard currentIndex < elements.count, !elements[currentIndex].isNull else {
+            currentIndex += 1
+            return nil
+        }
+        let result = try node.decode(type, from: elements[currentIndex], key: currentKey)
+        currentIndex += 1
+        return result
     }
 
     private mutating func integerIfPresent<T: FixedWidthInteger>() throws -> T? {

@@ -102,19 +102,31 @@ protocol JSONValueSource {
 }
 
 /// A coding key for arbitrary member names.
-struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    let stringValue: String
-    let intValue: Int?
+///
+/// An enum rather than a `String` and an `Int?` side by side: that takes 25 bytes, one more than
+/// an `any CodingKey` holds inline, so every such key put into a coding path or an `allKeys`
+/// array would be boxed on the heap.
+enum AnyCodingKey: CodingKey, Hashable, Sendable {
+    case name(String)
+    case number(Int)
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
+    init(_ string: String) { self = .name(string) }
+
+    init?(stringValue: String) { self = .name(stringValue) }
+
+    init?(intValue: Int) { self = .number(intValue) }
+
+    var stringValue: String {
+        switch self {
+        case .name(let name): return name
+        case .number(let number): return String(number)
+        }
     }
 
-    init?(stringValue: String) { self.init(stringValue) }
-
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
+    var intValue: Int? {
+        switch self {
+        case .name: return nil
+        case .number(let number): return number
+        }
     }
 }
