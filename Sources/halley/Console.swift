@@ -10,26 +10,32 @@ final class Console: Sendable {
     /// The process-wide console.
     static let shared = Console()
 
-    /// Serialises writes; the handles are only written while it is held.
-    private let lock = LockedValue(())
-    private let output = FileHandle.standardOutput
-    private let errors = FileHandle.standardError
+    /// The two output streams, written only while their lock is held.
+    private struct Streams: Sendable {
+        let output = FileHandle.standardOutput
+        let errors = FileHandle.standardError
+    }
+
+    /// Serialises writes. It guards the handles themselves rather than an empty value: the
+    /// storage of a zero-sized value shares its address with the lock object's header, and
+    /// ThreadSanitizer then reports every retain of the object racing with the locked access.
+    private let streams = LockedValue(Streams())
 
     /// Writes `text` to stdout as given (the caller supplies the final newline).
     func out(_ text: String) {
-        write(Data(text.utf8), to: output)
+        write(Data(text.utf8), to: \.output)
     }
 
     /// Writes one diagnostic line to stderr, made safe for a terminal first.
     func err(_ line: String) {
-        write(Data((Console.singleLine(line) + "\n").utf8), to: errors)
+        write(Data((Console.singleLine(line) + "\n").utf8), to: \.errors)
     }
 
     /// Writes several stderr lines in one go, so nothing lands between them (the waterfall).
     func err(lines: [String]) {
         guard !lines.isEmpty else { return }
         let text = lines.map { Console.singleLine($0) + "\n" }.joined()
-        write(Data(text.utf8), to: errors)
+        write(Data(text.utf8), to: \.errors)
     }
 
     /// The longest diagnostic line, in characters; longer ones lose their middle.
@@ -48,10 +54,10 @@ final class Console: Sendable {
         err(line)
     }
 
-    private func write(_ data: Data, to handle: FileHandle) {
+    private func write(_ data: Data, to stream: KeyPath<Streams, FileHandle> & Sendable) {
         // `write(contentsOf:)` throws instead of trapping when the reader has gone away
         // (e.g. `halley get ... | head -1`); there is nobody left to tell, so drop it.
-        lock.withLock { _ in try? handle.write(contentsOf: data) }
+        streams.withLock { streams in try? streams[keyPath: stream].write(contentsOf: data) }
     }
 
     /// `text` with every control character made visible (`\n` → `\u000A`), so a hostile

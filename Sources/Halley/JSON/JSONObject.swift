@@ -8,8 +8,14 @@
 /// through a hash index once an object grows past a few dozen keys, so hostile documents
 /// with very many keys stay linear to parse.
 public struct JSONObject: Sendable {
-    private var storedKeys: [String] = []
-    private var storedValues: [JSONValue] = []
+    /// One member. Keys and values share one array, so a small object is one allocation:
+    /// the parser makes one object per link, and a document can hold hundreds of thousands.
+    private struct Member: Sendable {
+        let key: String
+        var value: JSONValue
+    }
+
+    private var storedMembers: [Member] = []
     private var index: [String: Int]? = nil
 
     /// Objects with more keys than this get a hash index.
@@ -25,20 +31,20 @@ public struct JSONObject: Sendable {
     }
 
     /// The keys, in order.
-    public var keys: [String] { storedKeys }
+    public var keys: [String] { storedMembers.map(\.key) }
 
     /// The values, in key order.
-    public var values: [JSONValue] { storedValues }
+    public var values: [JSONValue] { storedMembers.map(\.value) }
 
     /// The number of members.
-    public var count: Int { storedKeys.count }
+    public var count: Int { storedMembers.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { storedKeys.isEmpty }
+    public var isEmpty: Bool { storedMembers.isEmpty }
 
     /// The members in order.
     public var members: some Sequence<(key: String, value: JSONValue)> {
-        zip(storedKeys, storedValues).lazy.map { (key: $0, value: $1) }
+        storedMembers.lazy.map { (key: $0.key, value: $0.value) }
     }
 
     /// Whether a member named `key` exists.
@@ -50,12 +56,12 @@ public struct JSONObject: Sendable {
     public subscript(key: String) -> JSONValue? {
         get {
             guard let position = position(of: key) else { return nil }
-            return storedValues[position]
+            return storedMembers[position].value
         }
         set {
             if let position = position(of: key) {
                 if let newValue {
-                    storedValues[position] = newValue
+                    storedMembers[position].value = newValue
                 } else {
                     remove(at: position)
                 }
@@ -69,14 +75,14 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = position(of: key) else { return nil }
-        let value = storedValues[position]
+        let value = storedMembers[position].value
         remove(at: position)
         return value
     }
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
-        return storedKeys.firstIndex(of: key)
+        return storedMembers.firstIndex { $0.key == key }
     }
 
     /// The position of `key`, scanning from `hint` to the end and then from the start.
@@ -96,32 +102,30 @@ public struct JSONObject: Sendable {
     func value(atPosition position: Int) -> JSONValue { storedValues[position] }
 
     private mutating func remove(at position: Int) {
-        storedKeys.remove(at: position)
-        storedValues.remove(at: position)
+        storedMembers.remove(at: position)
         if index != nil { rebuildIndex() }
     }
 
     private mutating func rebuildIndex() {
-        var newIndex = [String: Int](minimumCapacity: storedKeys.count)
-        for (position, key) in storedKeys.enumerated() { newIndex[key] = position }
+        var newIndex = [String: Int](minimumCapacity: storedMembers.count)
+        for (position, member) in storedMembers.enumerated() { newIndex[member.key] = position }
         index = newIndex
     }
 
     /// Appends a member known not to be present yet; used by the parser after its own
     /// duplicate check, to avoid looking the key up twice.
     mutating func appendNew(_ key: String, _ value: JSONValue) {
-        storedKeys.append(key)
-        storedValues.append(value)
+        storedMembers.append(Member(key: key, value: value))
         if index != nil {
-            index?[key] = storedKeys.count - 1
-        } else if storedKeys.count > Self.indexThreshold {
+            index?[key] = storedMembers.count - 1
+        } else if storedMembers.count > Self.indexThreshold {
             rebuildIndex()
         }
     }
 
     /// Replaces the value at a position obtained from ``keys``; used by the merger.
     mutating func setValue(_ value: JSONValue, atPosition position: Int) {
-        storedValues[position] = value
+        storedMembers[position].value = value
     }
 }
 

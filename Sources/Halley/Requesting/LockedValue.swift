@@ -7,11 +7,18 @@ import Foundation
 /// `@unchecked Sendable` is sound here: `value` is private and every read and write
 /// happens inside `lock.lock()`/`unlock()`, so no two threads touch it at once; `Value`
 /// is itself `Sendable`, so handing it out of the lock is safe.
+///
+/// Guard real state, never an empty value (`LockedValue(())`): a zero-sized stored property
+/// has the object's own address, so ThreadSanitizer sees every retain of the object as a
+/// race with the locked access (a false report that failed CI once).
 package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    package init(_ value: Value) { self.value = value }
+    package init(_ value: Value) {
+        assert(MemoryLayout<Value>.size > 0, "LockedValue guards state; lock a value that has some")
+        self.value = value
+    }
 
     package func get() -> Value {
         lock.lock()

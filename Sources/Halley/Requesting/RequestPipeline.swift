@@ -26,7 +26,13 @@ final class RequestPipeline: Sendable {
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     private let semaphore: AsyncSemaphore
+    /// The call's limit on requests in flight.
+    let maxConcurrency: Int
     private let inFlight = LockedValue<[String: Int]>([:])
+    /// Holds every attempt to `requestTimeout`; `nil` without one.
+    private let watchdog: AttemptWatchdog?
+    /// The requester's schemes, read once: a requester may build the set on every read.
+    private let supportedSchemes: Set<String>
 
     /// `Accept` for plain HAL.
     static let accept = "application/hal+json, application/json;q=0.9, */*;q=0.1"
@@ -60,7 +66,10 @@ final class RequestPipeline: Sendable {
         cache = configuration.cache
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
-        semaphore = AsyncSemaphore(permits: policy.maxConcurrency ?? 8)
+        maxConcurrency = max(1, policy.maxConcurrency ?? 8)
+        semaphore = AsyncSemaphore(permits: maxConcurrency)
+        watchdog = policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
+        supportedSchemes = requester.supportedSchemes
         start = .now
     }
 
@@ -73,9 +82,11 @@ final class RequestPipeline: Sendable {
 
     // MARK: Deadline
 
-    /// Runs `body` within the call's time budget. Past the deadline every request in flight
-    /// is cancelled and the call fails with a timeout naming what was pending.
+    /// Runs `body`, the whole call, within the call's time budget. Past the deadline every
+    /// request in flight is cancelled and the call fails with a timeout naming what was
+    /// pending. Every call runs its requests inside this: its end stops the call's watchdog.
     func withinDeadline<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        defer { watchdog?.stop() }
         guard let deadline else { return try await body() }
         return try await withTimeLimit(deadline, body) {
             let pending = inFlight.get().keys.sorted()
@@ -128,7 +139,7 @@ final class RequestPipeline: Sendable {
     }
 
     private func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
-        guard let scheme = url.scheme?.lowercased(), requester.supportedSchemes.contains(scheme) else {
+        guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
                 message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
@@ -312,7 +323,7 @@ final class RequestPipeline: Sendable {
             // Measured before the permit goes to the next request, so durations never overlap
             // the next start under a limit of one.
             let duration = ContinuousClock.now - started
-            await semaphore.release()
+            semaphore.release()
             emit(
                 .requestFinished(
                     RequestRecord(
@@ -345,7 +356,7 @@ final class RequestPipeline: Sendable {
                     message: "request failed: \(error)", underlying: error))
         }
         let duration = ContinuousClock.now - started
-        await semaphore.release()
+        semaphore.release()
         emit(
             .requestFinished(
                 RequestRecord(
@@ -365,10 +376,10 @@ final class RequestPipeline: Sendable {
 
     /// The requester's answer, bounded by the per-attempt timeout whatever the requester does.
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
-        guard let timeout else { return try await requester.response(for: request) }
+        guard let watchdog, let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
         let body: @Sendable () async throws -> ResourceResponse = { try await requester.response(for: request) }
-        return try await withTimeLimit(timeout, body) {
+        return try await watchdog.run(body) {
             HalleyError(
                 code: .timeout, includePath: request.includePath, url: request.url,
                 message: "no response within the per-attempt limit (requestTimeout) of \(timeout)")

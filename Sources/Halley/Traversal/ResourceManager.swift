@@ -183,7 +183,7 @@ public struct ResourceManager: Sendable {
             let document = try await Traverser(context: context).merged(root, nodes: plan.children)
             return TraversalResult(
                 document: .object(document), failures: context.collectedFailures,
-                requestCount: await context.table.requestCount)
+                requestCount: context.table.requestCount)
         }
     }
 

@@ -15,6 +15,9 @@ final class TraversalContext: Sendable {
     let collectsFailures: Bool
     let table: FetchTable
     let maxItemsPerPage: Int
+    /// How many elements of one fan-out are in progress at once: well above the concurrency
+    /// limit, so the window never holds requests back.
+    let fanOutWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 
     init(
@@ -27,6 +30,7 @@ final class TraversalContext: Sendable {
         preference = options.preference
         self.variables = variables
         maxItemsPerPage = options.maxItemsPerPage
+        fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
         itemKey = options.collectionItemKey
         parsing = options.parsing
         self.collectsFailures = collectsFailures
@@ -62,7 +66,7 @@ final class TraversalContext: Sendable {
         } catch {
             result = .failure(error)
         }
-        await table.finish(key, with: result)
+        table.finish(key, with: result)
         return try result.get()
     }
 

@@ -256,6 +256,8 @@ struct Traverser: Sendable {
         _ links: [Link], in resource: HALResource, nodes: [IncludePlan.Node], includePath: String?,
         variables: [String: TemplateValue], queryItems: [URLQueryItem]
     ) async throws -> [JSONObject] {
+        try checkRequestBudget(
+            links, in: resource, includePath: includePath, variables: variables, queryItems: queryItems)
         let context = self.context
         let results = try await orderedMap(links) { link -> JSONObject? in
             do {
@@ -272,17 +274,61 @@ struct Traverser: Sendable {
         return results.compactMap { $0 ?? nil }
     }
 
+    /// Fails before anything is built for `links` when they point at more new URLs than the
+    /// call may still request (``CallOptions/maxRequests``).
+    ///
+    /// A relation of 400,000 links would otherwise become 400,000 tasks and request values
+    /// before the fetch table refused the 1,001st, and which 1,000 got through would depend
+    /// on scheduling. This walks the links only while the count of distinct new URLs stays
+    /// within the budget, so it resolves at most one link more than the call could fetch.
+    /// Links that do not resolve are skipped here; the fan-out reports them.
+    private func checkRequestBudget(
+        _ links: [Link], in resource: HALResource, includePath: String?,
+        variables: [String: TemplateValue], queryItems: [URLQueryItem]
+    ) throws(HalleyError) {
+        let remaining = context.table.remainingRequests
+        guard links.count > remaining else { return }
+        var fresh = Set<String>()
+        for link in links {
+            guard
+                let url = try? context.resolver.url(
+                    of: link, in: resource, variables: variables, queryItems: queryItems, includePath: includePath)
+            else { continue }
+            let key = url.absoluteString
+            guard !context.table.isClaimed(key), fresh.insert(key).inserted, fresh.count > remaining else { continue }
+            throw HalleyError(
+                code: .limitExceeded, includePath: includePath, url: resource.baseURL,
+                message: "the relation has \(links.count) links, more than the \(remaining) request(s) "
+                    + "the call may still send (maxRequests \(context.table.maxRequests)); nothing of it was fetched")
+        }
+    }
+
     /// `transform` applied to every element concurrently, results in input order.
+    ///
+    /// At most ``fanOutWindow`` elements are in progress at once: a relation of 100,000 links
+    /// to a few URLs needs no 100,000 tasks waiting for the same documents, and tasks past the
+    /// window would only queue for the concurrency limit anyway.
     private func orderedMap<Element: Sendable, Result: Sendable>(
         _ elements: [Element], _ transform: @escaping @Sendable (Element) async throws -> Result
     ) async throws -> [Result?] {
         if elements.count == 1 { return [try await transform(elements[0])] }
+        let window = context.fanOutWindow
         return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
-            for (index, element) in elements.enumerated() {
-                group.addTask { (index, try await transform(element)) }
+            var next = 0
+            while next < min(window, elements.count) {
+                let index = next
+                group.addTask { (index, try await transform(elements[index])) }
+                next += 1
             }
             var results = [Result?](repeating: nil, count: elements.count)
-            for try await (index, result) in group { results[index] = result }
+            for try await (index, result) in group {
+                results[index] = result
+                if next < elements.count {
+                    let index = next
+                    group.addTask { (index, try await transform(elements[index])) }
+                    next += 1
+                }
+            }
             return results
         }
     }

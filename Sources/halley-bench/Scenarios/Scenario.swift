@@ -38,6 +38,7 @@ enum ScenarioRegistry {
         DedupScenario(),
         URITemplateScenario(),
         ScaleScenario(),
+        LimitScenario(),
         TransportScenario(),
     ]
 

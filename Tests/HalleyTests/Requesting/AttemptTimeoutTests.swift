@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import Halley
+
+/// The per-attempt time limit (`requestTimeout`) under many attempts at once: every attempt
+/// of a call shares one watchdog, so these check that it cancels exactly the overdue
+/// attempts, lets the others through, and starts again for later attempts and calls.
+@Suite struct AttemptTimeoutTests {
+    /// Long enough that a fast answer on a loaded machine (ThreadSanitizer, 2 cores) is never
+    /// overdue; the slow routes take far longer than this, so only they can be.
+    static let limit = Duration.seconds(2)
+    static let slow = Duration.seconds(120)
+
+    /// Records which requests saw their task cancelled.
+    actor Cancellations {
+        var urls: Set<String> = []
+        func add(_ url: String) { urls.insert(url) }
+    }
+
+    /// A root linking `count` items; every `slowEvery`-th item takes ``slow`` unless cancelled.
+    func fanOut(count: Int, slowEvery: Int, cancellations: Cancellations) async -> InMemoryRequester {
+        let requester = InMemoryRequester()
+        let links = (0..<count).map { Graph.link("/items/\($0)") }
+        await requester.register(
+            Graph.base + "/root", json: Graph.resource("/root", links: ["items": .array(links)]))
+        for index in 0..<count {
+            let path = "/items/\(index)"
+            let document = Graph.resource(path, ["index": .int(index)]).serialized()
+            let isSlow = index % slowEvery == 0
+            await requester.register(Graph.base + path) { request in
+                if isSlow {
+                    do {
+                        try await Task.sleep(for: Self.slow)
+                    } catch {
+                        await cancellations.add(request.url.absoluteString)
+                        throw error
+                    }
+                }
+                return ResourceResponse(url: request.url, body: document)
+            }
+        }
+        return requester
+    }
+
+    func manager(_ requester: InMemoryRequester, retry: RetryPolicy? = nil) -> ResourceManager {
+        var configuration = ResourceManager.Configuration()
+        configuration.requestTimeout = Self.limit
+        if let retry { configuration.retryPolicy = retry }
+        return ResourceManager(requester: requester, configuration: configuration)
+    }
+
+    @Test func onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled() async throws {
+        let cancellations = Cancellations()
+        let requester = await fanOut(count: 60, slowEvery: 5, cancellations: cancellations)
+        var options = CallOptions()
+        options.maxConcurrency = 64
+        let result = try await manager(requester).traverse(
+            Graph.url("/root"), plan: IncludePlan(paths: ["[items]"]), options: options)
+
+        let slowURLs = Set(stride(from: 0, to: 60, by: 5).map { Graph.base + "/items/\($0)" })
+        #expect(Set(result.failures.compactMap { $0.url?.absoluteString }) == slowURLs)
+        #expect(result.failures.allSatisfy { $0.code == .timeout && $0.message.contains("per-attempt") })
+        let merged = result.document["items"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? []
+        #expect(merged == (0..<60).filter { $0 % 5 != 0 })
+        #expect(await cancellations.urls == slowURLs, "every overdue attempt's task was cancelled")
+    }
+
+    @Test func laterCallsOnTheSameManagerAreTimedAgain() async throws {
+        let cancellations = Cancellations()
+        let requester = await fanOut(count: 2, slowEvery: 2, cancellations: cancellations)
+        let manager = manager(requester)
+        for round in 1...3 {
+            // Item 0 is slow, item 1 fast: each call's watchdog must start again after the
+            // previous call stopped it.
+            await #expect(throws: HalleyError.self, "round \(round)") {
+                try await manager.resource(from: Graph.url("/items/0"))
+            }
+            let fast = try await manager.resource(from: Graph.url("/items/1"))
+            #expect(fast["index"]?.intValue == 1)
+        }
+        #expect(await cancellations.urls == [Graph.base + "/items/0"])
+    }
+
+    @Test func anAttemptAfterATimedOutOneGetsItsOwnFullLimit() async throws {
+        // The first attempt hangs and times out; the retry answers after half the limit, so
+        // it passes only if its deadline counts from its own start.
+        let attempts = LockedValue(0)
+        let requester = InMemoryRequester()
+        let document = Graph.resource("/flaky", ["ok": true]).serialized()
+        await requester.register(Graph.base + "/flaky") { request in
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            try await Task.sleep(for: attempt == 1 ? Self.slow : Self.limit / 2)
+            return ResourceResponse(url: request.url, body: document)
+        }
+        let retry = RetryPolicy(maxAttempts: 2, baseDelay: .zero, jitter: 0)
+        let resource = try await manager(requester, retry: retry).resource(from: Graph.url("/flaky"))
+        #expect(resource["ok"]?.boolValue == true)
+        #expect(attempts.get() == 2)
+    }
+
+    @Test func aTimeoutInOneCallDoesNotReachAnotherCallRunningAtTheSameTime() async throws {
+        let cancellations = Cancellations()
+        let requester = await fanOut(count: 2, slowEvery: 2, cancellations: cancellations)
+        let manager = manager(requester)
+        let slow = Task { try await manager.resource(from: Graph.url("/items/0")) }
+        // Many fast calls while the slow one waits for its limit.
+        for _ in 0..<200 {
+            let fast = try await manager.resource(from: Graph.url("/items/1"))
+            #expect(fast["index"]?.intValue == 1)
+        }
+        await #expect(throws: HalleyError.self) { _ = try await slow.value }
+        #expect(await cancellations.urls == [Graph.base + "/items/0"])
+    }
+}
