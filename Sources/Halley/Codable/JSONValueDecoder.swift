@@ -21,6 +21,10 @@ import Foundation
 /// is the one `JSONDecoder` gives for the tree's text, which can differ from what it would give
 /// for the server's original text (the PerformanceAndLimits article lists them).
 ///
+/// Keyed containers give `allKeys` in document order, where `JSONDecoder` gives an unspecified
+/// order; so when several members of one `[String: _]` fail, the error names the first in the
+/// document, where `JSONDecoder` names any one of them.
+///
 /// ```swift
 /// let tree = try JSONValue(parsing: Data(#"{"first_name": "Ada"}"#.utf8))
 /// let decoder = JSONDecoder()

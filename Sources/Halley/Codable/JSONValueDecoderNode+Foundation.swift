@@ -95,7 +95,8 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
         let position = Location.self == NoKey.self ? node : node.nested(value, key: key)
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)
-        for (member, name) in object.keys.enumerated() {
+        for member in 0..<object.count {
+            let name = object.key(atPosition: member)
             result[name] = try position.decode(
                 Value.self, from: object.value(atPosition: member), key: AnyCodingKey(name))
         }

@@ -18,7 +18,7 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { node.codingPath }
 
     var allKeys: [Key] {
-        let names = renamed?.names ?? object.keys
+        let names = renamed?.names ?? (0..<object.count).map(object.key(atPosition:))
         // Halley's own `Link` and `Links` ask for every key; their key type gets a loop
         // specialized for it.
         if Key.self == AnyCodingKey.self {
