@@ -18,15 +18,21 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     var codingPath: [any CodingKey] { node.codingPath }
 
     var allKeys: [Key] {
-        let names = renamed?.names ?? (0..<object.count).map(object.key(atPosition:))
         // Halley's own `Link` and `Links` ask for every key; their key type gets a loop
         // specialized for it.
         if Key.self == AnyCodingKey.self {
-            return JSONValueDecoderNode.same(names.map(AnyCodingKey.name), as: [Key].self)
+            var keys: [AnyCodingKey] = []
+            keys.reserveCapacity(object.count)
+            if let renamed {
+                for name in renamed.names { keys.append(.name(name)) }
+            } else {
+                for position in 0..<object.count { keys.append(.name(object.key(atPosition: position))) }
+            }
+            return JSONValueDecoderNode.same(keys, as: [Key].self)
         }
         var keys: [Key] = []
-        keys.reserveCapacity(names.count)
-        for name in names {
+        keys.reserveCapacity(object.count)
+        for name in renamed?.names ?? object.keys {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
         return keys
