@@ -23,6 +23,8 @@ enum CommandLineTool {
                 return try await FormsCommand(arguments: forms).run(console: console)
             case .submit(let submit):
                 return try await SubmitCommand(arguments: submit).run(console: console)
+            case .send(let send):
+                return try await SendCommand(arguments: send).run(console: console)
             }
         } catch {
             let (code, message) = ErrorReport.describe(error)

@@ -12,6 +12,9 @@ enum ExitCode: Int32 {
     /// The input is unusable: not JSON, not a HAL object, a malformed link, a bad URI
     /// template or URL, a bad include path, a missing or unusable form, values a form rejects.
     case invalidInput = 3
+    /// Out of time: an attempt passed `--timeout`, or the command passed `--deadline`. Apart
+    /// from other failures so a script can tell "slow" from "broken".
+    case timeout = 4
 }
 
 /// An error the tool raises itself, already carrying its exit status.
@@ -38,6 +41,8 @@ enum ErrorReport {
         switch code {
         case .http, .transport, .limitExceeded:
             return .failure
+        case .timeout:
+            return .timeout
         case .invalidDocument, .malformedLink, .invalidTemplate, .invalidURL, .unsupportedScheme, .invalidInclude,
             .ambiguousRelation, .decoding, .missingRelation, .missingForm, .formValidation, .unsupportedContentType:
             return .invalidInput

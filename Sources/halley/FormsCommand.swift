@@ -15,8 +15,9 @@ struct FormsCommand {
     /// - Returns: ``ExitCode/success``, also when some templates are malformed or there are
     ///   none (a note says so).
     func run(console: Console) async throws -> ExitCode {
-        let session = try Session(arguments.request, acceptsForms: true)
-        let resource = try await session.manager.document(at: session.rootURL, options: session.options)
+        let reporter = TraversalReporter(tracing: false, console: console)
+        let session = try Session(arguments.request, observer: reporter.observe, acceptsForms: true)
+        let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         let blocks = resource.forms.forms.map { form in
             Self.heading(of: form, in: resource, variables: session.options.variables) + "\n"
                 + TextTable.render(header: Self.header, rows: form.properties.map(Self.row))

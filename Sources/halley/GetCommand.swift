@@ -23,7 +23,7 @@ struct GetCommand {
             if arguments.allowPartial {
                 let result = try await session.manager.traverse(
                     session.rootURL, includes: includes,
-                    options: session.options)
+                    options: session.callOptions())
                 reporter.finish()
                 for failure in result.failures {
                     console.error("partial: " + Self.describe(failure))
@@ -32,7 +32,7 @@ struct GetCommand {
             } else {
                 document = try await session.manager.resource(
                     from: session.rootURL, includes: includes,
-                    options: session.options)
+                    options: session.callOptions())
                 reporter.finish()
             }
         } catch {

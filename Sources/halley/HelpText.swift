@@ -12,6 +12,7 @@ enum HelpText {
         case "expand": return expand
         case "forms": return forms
         case "submit": return submit
+        case "send": return send
         default: return overview
         }
     }
@@ -26,6 +27,8 @@ enum HelpText {
           halley expand TEMPLATE [--var N=V]...    expand an RFC 6570 URI template
           halley forms <url> [options]             print a resource's HAL-FORMS templates
           halley submit <url> [--field N=V]...     check values against a template and send them
+          halley send METHOD <url> [--data JSON]   send an action (POST, PUT, PATCH, DELETE, ...),
+                                                   print the response
           halley help [COMMAND] | --help | --version
 
         Run 'halley COMMAND --help' for a command's options.
@@ -33,6 +36,8 @@ enum HelpText {
         EXAMPLE
           halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
               --include "[contacts].website"
+
+        Every command that sends requests takes --timeout, --deadline and --retries.
 
         \(exitStatus)
         """
@@ -46,6 +51,7 @@ enum HelpText {
           3  invalid input: not JSON, not a HAL object, bad link, bad URI template or URL,
              unsupported scheme, bad include path, missing or unusable template, values a
              template rejects
+          4  out of time: an attempt passed --timeout, or the command passed --deadline
 
           Library error (HalleyError.code)                           exit
           http, transport, limitExceeded                              1
@@ -53,9 +59,22 @@ enum HelpText {
           unsupportedScheme, invalidInclude, ambiguousRelation,
           decoding, missingRelation, missingForm, formValidation,
           unsupportedContentType                                      3
+          timeout                                                     4
           any other code                                              1
 
         Errors are one line on stderr starting with "halley: ".
+        """
+
+    /// The options of every command that sends requests, shared by their help texts.
+    static let policyOptions = """
+          --timeout SECONDS       give up on one attempt after SECONDS (e.g. 10 or 0.5);
+                                  the attempt fails with exit status 4 unless a retry follows
+          --deadline SECONDS      give up on the whole command after SECONDS, every request,
+                                  redirect and retry included (exit status 4)
+          --retries N             try a failed request up to N more times (0 to 100): on
+                                  network errors, timeouts and 408, 429, 502, 503, 504, with
+                                  backoff from 0.2 s and Retry-After honoured; GET, HEAD, PUT,
+                                  DELETE and OPTIONS only, never POST or PATCH
         """
 
     /// `halley get --help`, with the stderr line formats and the trace format.
@@ -64,7 +83,7 @@ enum HelpText {
           halley get <url-or-template> [--include PATH]... [--var NAME=VALUE]...
                      [--header "Name: Value"]... [--max-concurrency N] [--allow-partial]
                      [--prefer-links] [--allow-origin ORIGIN]... [--compact] [--trace]
-                     [--fixtures DIR]
+                     [--fixtures DIR] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
 
         Fetches the resource, follows every --include (using _embedded when present), and
         prints the merged document on stdout: pretty-printed with sorted keys, or one line
@@ -93,12 +112,14 @@ enum HelpText {
           --fixtures DIR          answer from files instead of the network; the host is
                                   ignored: /a/b -> DIR/a/b.json, / -> DIR/index.json,
                                   /a/b?q=1 -> DIR/a/b@q=1.json
+        \(policyOptions)
           -h, --help              show this help
 
         STDERR LINES
           halley: warning: followed deprecated link URL (include path "P"); see DEPRECATION
           halley: note: include path "P": a resource has no "REL" relation; left out there
           halley: partial: include path "P", URL U: CAUSE      (--allow-partial, per failure)
+          halley: note: retrying URL (attempt N) in D seconds: CAUSE   (--retries, per retry)
           halley: MESSAGE                                       (the error, when failing)
 
         TRACE
@@ -128,6 +149,7 @@ enum HelpText {
     static let links = """
         USAGE
           halley links <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
+                       [--timeout SECONDS] [--deadline SECONDS] [--retries N]
 
         Fetches one document and prints its _links as a table, a header row and then one row
         per link in document order:
@@ -143,6 +165,7 @@ enum HelpText {
           --var NAME=VALUE        expands a templated <url>; repeatable
           --header "Name: Value"  a request header; repeatable
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+        \(policyOptions)
           -h, --help              show this help
 
         \(exitStatus)
@@ -152,6 +175,7 @@ enum HelpText {
     static let forms = """
         USAGE
           halley forms <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
+                       [--timeout SECONDS] [--deadline SECONDS] [--retries N]
 
         Fetches one document asking for HAL-FORMS (Accept: application/prs.hal-forms+json,
         application/hal+json) and prints each template of its _templates, "default" first:
@@ -177,6 +201,7 @@ enum HelpText {
           --var NAME=VALUE        expands a templated <url> and templated targets; repeatable
           --header "Name: Value"  a request header; repeatable
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+        \(policyOptions)
           -h, --help              show this help
 
         EXAMPLE
@@ -190,6 +215,7 @@ enum HelpText {
         USAGE
           halley submit <url> [--form KEY] [--field NAME=VALUE]... [--var NAME=VALUE]...
                         [--header "Name: Value"]... [--allow-origin ORIGIN]... [--fixtures DIR]
+                        [--timeout SECONDS] [--deadline SECONDS] [--retries N]
 
         Fetches <url> asking for HAL-FORMS, fills the template KEY ("default" unless --form
         says) with the --field values, checks every value against the template (required,
@@ -220,10 +246,55 @@ enum HelpText {
                                   --allow-origin ones only, not to a target elsewhere
           --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+        \(policyOptions)
           -h, --help              show this help
 
         EXAMPLE
           halley submit https://api.example.com/orders --field item=book --field quantity=2
+
+        \(exitStatus)
+        """
+
+    /// `halley send --help`: where the action goes, what is sent, what is printed.
+    static let send = """
+        USAGE
+          halley send METHOD <url> [--rel REL] [--data JSON | --data @FILE] [--var NAME=VALUE]...
+                      [--header "Name: Value"]... [--allow-origin ORIGIN]...
+                      [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+
+        Sends METHOD (POST, PUT, PATCH, DELETE or any other token; the common ones in any
+        case) to <url>, or with --rel to the target of that relation of the resource at <url>
+        (fetched first, with GET; a templated link expands with the --var values, a relative
+        href resolves against the resource's URL). --data is sent as given, as
+        application/json unless a --header names another Content-Type; it must be JSON.
+
+        On a 2xx answer the response body is printed on stdout (JSON pretty-printed with
+        sorted keys, anything else as text, nothing for an empty body) and one line on stderr:
+          halley: note: METHOD URL answered STATUS[, Location URL]
+        Any other status is an error (exit status 1) whose line carries the problem details.
+
+        OPTIONS
+          --rel REL               send to the target of REL (a link, or an embedded
+                                  resource's self link) instead of to <url>
+          --data JSON             the request body: JSON text, or @FILE for a file's content
+                                  (at most 16 MiB); invalid JSON is a usage error naming the
+                                  byte and JSON path where it fails
+          --var NAME=VALUE        expands a templated <url> and a templated REL link;
+                                  repeatable
+          --header "Name: Value"  a request header; repeatable. Sent to the origin of <url> and
+                                  the --allow-origin ones only: with --rel, not to a target
+                                  elsewhere
+          --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
+        \(policyOptions)
+                                  (--retries retries the GET of --rel always, the action only
+                                  when METHOD is idempotent; a note says when it is not)
+          -h, --help              show this help
+
+        EXAMPLES
+          halley send POST https://api.example.com/orders --data '{"item": "book", "quantity": 2}'
+          halley send PATCH https://api.example.com/orders/7 --data @patch.json \\
+              --header "Content-Type: application/merge-patch+json"
+          halley send DELETE https://api.example.com/orders/7 --rel ea:cancel --timeout 5
 
         \(exitStatus)
         """

@@ -17,9 +17,18 @@ enum Invocation {
     case forms(FormsArguments)
     /// `submit URL ...`.
     case submit(SubmitArguments)
+    /// `send METHOD URL ...`.
+    case send(SendArguments)
 
     /// The commands, for help and typo hints.
-    static let commands = ["get", "links", "expand", "forms", "submit"]
+    static let commands = ["get", "links", "expand", "forms", "submit", "send"]
+
+    /// `--timeout`, `--deadline` and `--retries`: every command that sends requests takes them.
+    private static let policyOptions = [
+        OptionSpec(name: "--timeout", kind: .single),
+        OptionSpec(name: "--deadline", kind: .single),
+        OptionSpec(name: "--retries", kind: .single),
+    ]
 
     /// Options of each command. `--help` is handled before scanning, so it is not listed.
     static let options: [String: [OptionSpec]] = [
@@ -34,12 +43,12 @@ enum Invocation {
             OptionSpec(name: "--compact", kind: .flag),
             OptionSpec(name: "--trace", kind: .flag),
             OptionSpec(name: "--fixtures", kind: .single),
-        ],
+        ] + policyOptions,
         "links": [
             OptionSpec(name: "--var", kind: .repeatable),
             OptionSpec(name: "--header", kind: .repeatable),
             OptionSpec(name: "--fixtures", kind: .single),
-        ],
+        ] + policyOptions,
         "expand": [
             OptionSpec(name: "--var", kind: .repeatable)
         ],
@@ -47,7 +56,7 @@ enum Invocation {
             OptionSpec(name: "--var", kind: .repeatable),
             OptionSpec(name: "--header", kind: .repeatable),
             OptionSpec(name: "--fixtures", kind: .single),
-        ],
+        ] + policyOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
@@ -55,7 +64,14 @@ enum Invocation {
             OptionSpec(name: "--header", kind: .repeatable),
             OptionSpec(name: "--allow-origin", kind: .repeatable),
             OptionSpec(name: "--fixtures", kind: .single),
-        ],
+        ] + policyOptions,
+        "send": [
+            OptionSpec(name: "--rel", kind: .single),
+            OptionSpec(name: "--data", kind: .single),
+            OptionSpec(name: "--var", kind: .repeatable),
+            OptionSpec(name: "--header", kind: .repeatable),
+            OptionSpec(name: "--allow-origin", kind: .repeatable),
+        ] + policyOptions,
     ]
 
     /// Interprets the arguments after the program name.
@@ -65,7 +81,7 @@ enum Invocation {
         guard let first = arguments.first else {
             throw ToolError(
                 exitCode: .usage,
-                message: "missing command; usage: halley get|links|expand|forms|submit ... (see 'halley --help')")
+                message: "missing command; usage: halley get|links|expand|forms|submit|send ... (see 'halley --help')")
         }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -78,7 +94,7 @@ enum Invocation {
             guard let topic = rest.first else { return .help(command: nil) }
             guard commands.contains(topic), rest.count == 1 else { throw unknownCommand(topic) }
             return .help(command: topic)
-        case "get", "links", "expand", "forms", "submit":
+        case "get", "links", "expand", "forms", "submit", "send":
             // Help wins over any other mistake on the line, as users reach for it when lost.
             let end = rest.firstIndex(of: "--") ?? rest.endIndex
             if rest[..<end].contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -90,6 +106,7 @@ enum Invocation {
             case "links": return .links(try LinksArguments(scanned))
             case "forms": return .forms(try FormsArguments(scanned))
             case "submit": return .submit(try SubmitArguments(scanned))
+            case "send": return .send(try SendArguments(scanned))
             default: return .expand(try ExpandArguments(scanned))
             }
         default:
@@ -131,6 +148,8 @@ struct RequestArguments {
     let allowedOrigins: Set<Origin>
     /// `--fixtures` directory, answering instead of the network.
     let fixtures: URL?
+    /// `--timeout`, `--deadline` and `--retries`.
+    let policy: PolicyArguments
 
     /// Reads the shared options of `command` and its single operand.
     init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
@@ -151,6 +170,41 @@ struct RequestArguments {
         allowedOrigins = origins
         fixtures = try scanned.value("--fixtures").map { (path: String) throws(ToolError) -> URL in
             try ValueParser.directory(path, command: command)
+        }
+        policy = try PolicyArguments(scanned, command: command)
+    }
+}
+
+/// How long requests may take and how often they are tried: `--timeout`, `--deadline`,
+/// `--retries`, mapped onto the library's request policy by ``Session``.
+struct PolicyArguments {
+    /// `--timeout SECONDS`: one attempt's limit (``RequestPolicy/requestTimeout``).
+    let timeout: Duration?
+    /// `--deadline SECONDS`: the whole command's limit, every request and retry included.
+    let deadline: Duration?
+    /// `--retries N`: attempts after the first (``RetryPolicy/maxAttempts`` is N + 1).
+    let retries: Int?
+
+    /// The longest `--timeout` or `--deadline`: a day. Longer is a typo (milliseconds for
+    /// seconds), not a plan.
+    static let maximumSeconds = 86_400.0
+    /// The most `--retries`.
+    static let maximumRetries = 100
+
+    /// Reads the options; every bad value is a usage error naming it.
+    init(_ scanned: ScannedArguments, command: String) throws(ToolError) {
+        timeout = try scanned.value("--timeout").map { (text: String) throws(ToolError) -> Duration in
+            try ValueParser.seconds(text, option: "--timeout", command: command)
+        }
+        deadline = try scanned.value("--deadline").map { (text: String) throws(ToolError) -> Duration in
+            try ValueParser.seconds(text, option: "--deadline", command: command)
+        }
+        retries = try scanned.value("--retries").map { (text: String) throws(ToolError) -> Int in
+            guard let value = Int(text), (0...Self.maximumRetries).contains(value) else {
+                throw ToolError.usage(
+                    "--retries \"\(text)\" is not a whole number from 0 to \(Self.maximumRetries)", command: command)
+            }
+            return value
         }
     }
 }
@@ -233,6 +287,41 @@ struct SubmitArguments {
     }
 }
 
+/// `halley send`.
+struct SendArguments {
+    /// Where to send (or, with `--rel`, the resource whose link says where) and what headers.
+    let request: RequestArguments
+    /// The method, uppercased when it is one of the common ones.
+    let method: HTTPMethod
+    /// `--rel`: send to the target of this relation of the resource at the URL.
+    let rel: LinkRelation?
+    /// `--data`: the JSON body as given (checked to be JSON), or `nil` for none.
+    let data: Data?
+
+    /// The largest `--data @FILE` read: 16 MiB, the library's default body limit.
+    static let maximumDataBytes = 16 * 1024 * 1024
+
+    /// Checks `send`'s operands and options; `--data` must be JSON, `@FILE` a readable file.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        guard let first = scanned.operands.first else {
+            throw ToolError.usage("missing METHOD and URL", command: "send")
+        }
+        method = try ValueParser.method(first, command: "send")
+        var rest = scanned
+        rest.operands.removeFirst()
+        request = try RequestArguments(rest, command: "send", operandName: "URL")
+        rel = try scanned.value("--rel").map { (text: String) throws(ToolError) -> LinkRelation in
+            guard !text.isEmpty, !text.contains(where: \.isWhitespace) else {
+                throw ToolError.usage("--rel \"\(text)\" is not a link relation", command: "send")
+            }
+            return LinkRelation(text)
+        }
+        data = try scanned.value("--data").map { (text: String) throws(ToolError) -> Data in
+            try ValueParser.jsonData(text, command: "send")
+        }
+    }
+}
+
 /// `halley expand`.
 struct ExpandArguments {
     /// The template text.
@@ -304,7 +393,7 @@ enum ValueParser {
         return headers
     }
 
-    /// RFC 9110 section 5.6.2 `token`: the characters a header name may use.
+    /// RFC 9110 section 5.6.2 `token`: the characters a header name or a method may use.
     private static func isToken(_ name: String) -> Bool {
         let punctuation = "!#$%&'*+-.^_`|~".unicodeScalars
         return !name.isEmpty
@@ -326,6 +415,82 @@ enum ValueParser {
                 command: command)
         }
         return origin
+    }
+
+    /// A number of seconds above 0 and at most a day, such as `10`, `0.5` or `2.25`, as a
+    /// duration in whole milliseconds (at least 1 ms).
+    static func seconds(_ text: String, option: String, command: String) throws(ToolError) -> Duration {
+        // Plain decimals only: `Double` would also take "nan", "inf", "0x1p3" and "1e3".
+        let isDecimal =
+            !text.isEmpty && text.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+            && text.filter({ $0 == "." }).count <= 1 && text != "."
+        guard isDecimal, let seconds = Double(text), seconds > 0, seconds <= PolicyArguments.maximumSeconds else {
+            throw ToolError.usage(
+                "\(option) \"\(text)\" is not a number of seconds above 0 and at most "
+                    + "\(Int(PolicyArguments.maximumSeconds)) (e.g. 10 or 0.5)", command: command)
+        }
+        return .milliseconds(max(1, Int64((seconds * 1000).rounded())))
+    }
+
+    /// An HTTP method token (RFC 9110, 9.1); the common methods in any case are uppercased.
+    static func method(_ text: String, command: String) throws(ToolError) -> HTTPMethod {
+        let common: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        if let known = common.first(where: { $0.rawValue.caseInsensitiveCompare(text) == .orderedSame }) {
+            return known
+        }
+        guard isToken(text) else {
+            throw ToolError.usage("\"\(text)\" is not an HTTP method (e.g. POST, PUT, PATCH, DELETE)", command: command)
+        }
+        return HTTPMethod(rawValue: text)
+    }
+
+    /// `--data`: JSON text, or `@FILE` holding JSON. The bytes are sent as given.
+    static func jsonData(_ text: String, command: String) throws(ToolError) -> Data {
+        let data: Data
+        let source: String
+        if text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            source = "--data @\(path)"
+            data = try file(path, option: source, command: command)
+        } else {
+            source = "--data"
+            data = Data(text.utf8)
+        }
+        do {
+            _ = try JSONValue(parsing: data)
+        } catch {
+            throw ToolError.usage("\(source) is not JSON: \(error)", command: command)
+        }
+        return data
+    }
+
+    /// The contents of a regular file of at most ``SendArguments/maximumDataBytes``.
+    private static func file(_ path: String, option: String, command: String) throws(ToolError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ToolError.usage("\(option): no such file", command: command)
+        }
+        guard !isDirectory.boolValue else { throw ToolError.usage("\(option) is a directory", command: command) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= SendArguments.maximumDataBytes else {
+            throw ToolError.usage(
+                "\(option) is larger than \(SendArguments.maximumDataBytes) bytes", command: command)
+        }
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            // Read one byte past the limit: a file that grew since it was measured is refused too.
+            let data = try handle.read(upToCount: SendArguments.maximumDataBytes + 1) ?? Data()
+            guard data.count <= SendArguments.maximumDataBytes else {
+                throw ToolError.usage(
+                    "\(option) is larger than \(SendArguments.maximumDataBytes) bytes", command: command)
+            }
+            return data
+        } catch let error as ToolError {
+            throw error
+        } catch {
+            throw ToolError.usage("\(option) cannot be read: \(error.localizedDescription)", command: command)
+        }
     }
 
     /// A decimal integer of at least 1.

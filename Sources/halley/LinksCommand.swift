@@ -13,8 +13,9 @@ struct LinksCommand {
     ///
     /// - Returns: ``ExitCode/success``, also when some links are malformed (they are listed).
     func run(console: Console) async throws -> ExitCode {
-        let session = try Session(arguments.request)
-        let resource = try await session.manager.document(at: session.rootURL, options: session.options)
+        let reporter = TraversalReporter(tracing: false, console: console)
+        let session = try Session(arguments.request, observer: reporter.observe)
+        let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         console.out(TextTable.render(header: Self.header, rows: Self.rows(of: resource.links)))
         for problem in resource.problems where !FormsCommand.isTemplateProblem(problem) {
             console.error("warning: malformed link skipped: \(problem.description)")

@@ -10,6 +10,10 @@ struct Session {
     let options: CallOptions
     /// The root, with its template expanded.
     let rootURL: URL
+    /// `--deadline`: the budget of the whole command, shared by its calls.
+    private let deadline: Duration?
+    /// When the command's first call started, for what remains of ``deadline``.
+    private let started = LockedValue<ContinuousClock.Instant?>(nil)
 
     /// Builds the session.
     ///
@@ -41,6 +45,10 @@ struct Session {
         options.preference = preference
         options.observer = observer
         options.acceptsForms = acceptsForms
+        options.requestTimeout = request.policy.timeout
+        options.retryPolicy = request.policy.retries.map { RetryPolicy(maxAttempts: $0 + 1) }
+        options.deadline = request.policy.deadline
+        deadline = request.policy.deadline
         self.options = options
 
         let requester: any RequesterInterface & Sendable
@@ -53,6 +61,36 @@ struct Session {
             requester = DefaultRequester.make(credentialHeaders: stripped)
         }
         manager = ResourceManager(requester: requester)
+    }
+
+    /// The options for the command's next call: ``options`` with what remains of `--deadline`,
+    /// so a command that makes two calls (fetch, then send) stays within one budget.
+    ///
+    /// - Throws: ``HalleyError`` with code `.timeout` when nothing remains (exit 4).
+    func callOptions() throws -> CallOptions {
+        guard let deadline else { return options }
+        let now = ContinuousClock.now
+        // The first call gets the whole budget, so its timeout names the --deadline as given.
+        guard
+            let first = started.withLock({ started in
+                started
+                    ?? {
+                        started = now
+                        return nil
+                    }()
+            })
+        else {
+            return options
+        }
+        // Whole milliseconds, as --deadline itself, so messages show a readable budget.
+        let remaining = Duration.milliseconds((deadline - (now - first)) / .milliseconds(1))
+        guard remaining > .zero else {
+            throw HalleyError(
+                code: .timeout, message: "the --deadline of \(deadline) passed before the command's next request")
+        }
+        var options = options
+        options.deadline = remaining
+        return options
     }
 
     /// The root URL: `target` itself, or its expansion when it holds template braces.

@@ -13,13 +13,15 @@ struct SubmitCommand {
     /// - Throws: ``ToolError`` (exit 3) after one `invalid:` line per failing property when
     ///   the values break the template; ``HalleyError`` otherwise.
     func run(console: Console) async throws -> ExitCode {
-        let session = try Session(arguments.request, acceptsForms: true)
-        let resource = try await session.manager.document(at: session.rootURL, options: session.options)
+        let reporter = TraversalReporter(tracing: false, console: console)
+        let session = try Session(arguments.request, observer: reporter.observe, acceptsForms: true)
+        let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         let form = try resource.form(arguments.form)
         let values = Self.values(arguments.fields, for: form)
         let response: ActionResponse
         do {
-            response = try await session.manager.submit(form, of: resource, values: values, options: session.options)
+            response = try await session.manager.submit(
+                form, of: resource, values: values, options: session.callOptions())
         } catch let error as HalleyError where error.code == .formValidation {
             guard let validation = error.formValidationError else { throw error }
             for failure in validation.failures {
@@ -31,19 +33,8 @@ struct SubmitCommand {
                 message: "\(count) \(count == 1 ? "value does" : "values do") not satisfy template "
                     + "\"\(form.key)\" (\(validation.properties.joined(separator: ", "))); nothing was sent")
         }
-        var note =
-            "note: submitted template \"\(form.key)\": \(response.response.url.absoluteString) answered \(response.status)"
-        if let location = response.location { note += ", Location \(location.absoluteString)" }
-        console.error(note)
-        if !response.body.isEmpty {
-            if let json = try? JSONValue(parsing: response.body) {
-                console.out(
-                    String(decoding: json.serialized(options: [.prettyPrinted, .sortedKeys]), as: UTF8.self) + "\n")
-            } else {
-                let text = String(decoding: response.body, as: UTF8.self)
-                console.out(text.hasSuffix("\n") ? text : text + "\n")
-            }
-        }
+        console.error("note: submitted template \"\(form.key)\": " + ResponsePrinter.outcome(of: response))
+        ResponsePrinter.printBody(of: response, console: console)
         return .success
     }
 

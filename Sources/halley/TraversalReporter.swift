@@ -1,9 +1,9 @@
 import Foundation
 import Halley
 
-/// The observer of a `get` run: reports deprecated links and missing relations on stderr
-/// as they happen, prints a trace line per finished request with `--trace`, and keeps the
-/// finished requests for the waterfall.
+/// The observer of a command's calls: reports deprecated links, missing relations and retries
+/// on stderr as they happen, prints a trace line per finished request with `--trace` (`get`),
+/// and keeps the finished requests for the waterfall.
 ///
 /// The library calls ``observe(_:)`` from many tasks at once.
 final class TraversalReporter: Sendable {
@@ -46,6 +46,9 @@ final class TraversalReporter: Sendable {
                     "note: include path \"\(includePath)\": \"\(key)\" is already an attribute; "
                         + "the relationship is under _embedded.\(key)")
             }
+        case .retrying:
+            // `--retries`: each retry says why, so a slow run is explained as it happens.
+            console.error("note: \(event)")
         case .fallbackUsed(let url, let error):
             // The tool sets no fallback today; if a configuration ever does, say so, since
             // the output then holds a substitute for what the server answered.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every Swift block of README.md and of the DocC catalog is compiled, by this target and by
-/// ArticleSnippetTests: each must have a marked copy there, equal line for line (see
+/// Every Swift block of README.md and of the DocC catalog is compiled, by this target, by
+/// ArticleSnippetTests, or (for blocks that need AsyncHTTPClient or swift-log) by the tests of
+/// `Examples/ServerSide`: each must have a marked copy there, equal line for line (see
 /// ``Snippets``), and every marked copy must still be in its document. Edit a block and its
 /// copy together.
 @Suite struct SnippetSyncTests {
@@ -35,7 +36,8 @@ import Testing
             for (index, block) in blocks.enumerated() where !copies.values.contains(block) {
                 Issue.record(
                     """
-                    \(document.name): Swift block \(index + 1) has no compiled copy in Tests/ReadmeSnippetTests or Tests/ArticleSnippetTests. \
+                    \(document.name): Swift block \(index + 1) has no compiled copy in Tests/ReadmeSnippetTests, \
+                    Tests/ArticleSnippetTests or Examples/ServerSide/Tests. \
                     \(Self.closest(to: block, among: copies))
                     """)
             }

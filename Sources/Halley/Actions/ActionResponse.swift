@@ -15,7 +15,7 @@ public struct ActionResponse: Sendable {
 
     /// The `Location` header resolved against the request URL: where a created resource lives.
     public var location: URL? {
-        response.headers["Location"].flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        response.headers["Location"].flatMap { URLResolution.resolve($0, against: response.url) }
     }
 
     /// The body as a HAL resource, or `nil` when there is no body.

@@ -33,7 +33,7 @@ public struct HALResource: Sendable, Hashable {
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public var baseURL: URL? { base?.absoluteURL }
+    public var baseURL: URL? { base.map(URLResolution.absolute) }
 
     /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
     /// most embedded resources never resolve anything.
@@ -149,7 +149,7 @@ public struct HALResource: Sendable, Hashable {
 
     /// Resolves an href (or an expanded template) against ``baseURL``.
     public func resolve(_ href: String) -> URL? {
-        URL(string: href, relativeTo: base)?.absoluteURL
+        URLResolution.resolve(href, against: baseURL)
     }
 }
 

@@ -343,7 +343,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 code: .pageMismatch, message: "page \(number) cannot be addressed before the first page is read")
         }
         let model =
-            first.links.link(for: .first).flatMap { URL(string: $0.href, relativeTo: first.url)?.absoluteURL }
+            first.links.link(for: .first).flatMap { URLResolution.resolve($0.href, against: first.url) }
             ?? first.next ?? first.url
         guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else { return model }
         // Replace the number where the server put it, so the URL keeps the server's own shape.

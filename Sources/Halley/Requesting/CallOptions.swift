@@ -39,6 +39,9 @@ public struct CallOptions: Sendable {
     /// Embedded first or links first.
     public var preference: Preference = .embedded
     /// The most requests one call may send (a guard against endless or hostile link graphs).
+    ///
+    /// Distinct URLs count once. A to-many relation that would pass the limit fails with
+    /// ``HalleyError/Code/limitExceeded`` before any of its requests is built.
     public var maxRequests: Int = 1_000
     /// The largest response body accepted, checked while reading (16 MiB).
     public var maxBodyBytes: Int = 16 * 1024 * 1024

@@ -216,12 +216,15 @@ final class RequestPipeline: Sendable {
             emit(.cacheHit(url: draft.url))
             return cached.response
         }
-        let key = draft.url.absoluteString
-        inFlight.withLock { $0[key, default: 0] += 1 }
+        // Pending requests are named only when a deadline passes: without one, skip the count.
+        let key = deadline == nil ? nil : draft.url.absoluteString
+        if let key { inFlight.withLock { $0[key, default: 0] += 1 } }
         defer {
-            inFlight.withLock { pending in
-                pending[key, default: 1] -= 1
-                if pending[key] == 0 { pending[key] = nil }
+            if let key {
+                inFlight.withLock { pending in
+                    pending[key, default: 1] -= 1
+                    if pending[key] == 0 { pending[key] = nil }
+                }
             }
         }
         let retries = retryPolicy.retryableMethods.contains(draft.method) ? retryPolicy.maxAttempts : 1
@@ -398,7 +401,7 @@ final class RequestPipeline: Sendable {
         guard let cache else { return }
         cache.invalidate(url)
         for header in ["Location", "Content-Location"] {
-            if let value = response.headers[header], let target = URL(string: value, relativeTo: url)?.absoluteURL {
+            if let value = response.headers[header], let target = URLResolution.resolve(value, against: url) {
                 cache.invalidate(target)
             }
         }

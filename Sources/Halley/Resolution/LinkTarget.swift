@@ -17,7 +17,7 @@ enum LinkTarget {
                     underlying: error)
             }
         }
-        guard let url = URL(string: href, relativeTo: base)?.absoluteURL, url.scheme != nil else {
+        guard let url = URLResolution.resolve(href, against: base), url.scheme != nil else {
             throw HalleyError(
                 code: .invalidURL, includePath: includePath, url: base,
                 message: "href \"\(href)\" is not a valid URL")

@@ -16,10 +16,12 @@ Special routes:
     /status/<code>                       that status, application/problem+json body
     /not-json                            200 text/html
     /echo-headers                        200 HAL document listing the request headers
-    /slow?ms=N                           sleeps N ms (at most 30 s), then a small HAL document
+    /slow?ms=N[&to=<URL>]                sleeps N ms (at most 30 s), then a small HAL document
+                                         (whose "other" link is <URL> when given)
     /link-to?url=<absolute URL>          200 HAL document whose "other" link is that URL
-    /echo[/anything]                     any method: 200 (201 with a Location for POST) HAL document
-                                         echoing the method, target, Content-Type, body and headers
+    /echo[/anything][?ms=N]              any method: 200 (201 with a Location for POST) HAL document
+                                         echoing the method, target, Content-Type, body and headers,
+                                         after N ms (at most 30 s) when given
     /negotiate                           DIR/forms/negotiated.json as application/prs.hal-forms+json
                                          when Accept asks for it, else without _templates as HAL
     /form-to?url=<URL>                   HAL-FORMS document whose default template (POST, one "note")
@@ -64,6 +66,16 @@ def _record(method, path, headers, body=""):
 def _snapshot():
     with _log_lock:
         return list(_log)
+
+
+def _sleep(query):
+    """Sleeps the `ms` query item's milliseconds (at most 30 s); returns them."""
+    try:
+        ms = int(query.get("ms", ["0"])[0])
+    except ValueError:
+        ms = 0
+    time.sleep(min(max(ms, 0), 30_000) / 1000.0)
+    return ms
 
 
 def _clear():
@@ -161,6 +173,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         _record(self.command, self.path, headers, text)
 
         if path == "/echo" or path.startswith("/echo/"):
+            _sleep(query)
             echo = {"_links": {"self": {"href": path}}, "method": self.command, "target": self.path,
                     "contentType": headers.get("content-type"), "body": text, "headers": headers}
             if self.command == "POST":
@@ -235,12 +248,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     "language": headers.get("accept-language")}
             return self._send(200, HAL, json.dumps(body).encode("utf-8"), extra)
         if path == "/slow":
-            try:
-                ms = int(query.get("ms", ["0"])[0])
-            except ValueError:
-                ms = 0
-            time.sleep(min(max(ms, 0), 30_000) / 1000.0)
-            return self._json(200, HAL, {"_links": {"self": {"href": "/slow"}}, "slept": ms})
+            ms = _sleep(query)
+            links = {"self": {"href": "/slow"}}
+            if "to" in query:
+                links["other"] = {"href": query["to"][0]}
+            return self._json(200, HAL, {"_links": links, "slept": ms})
         if path == "/huge":
             try:
                 megabytes = int(query.get("mb", ["1"])[0])

@@ -20,11 +20,12 @@ enum Snippets {
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
-    /// The targets holding compiled copies: this one (README.md) and ArticleSnippetTests (the
-    /// DocC catalog).
-    static let targets = ["Tests/ReadmeSnippetTests", "Tests/ArticleSnippetTests"].map {
-        repository.appendingPathComponent($0)
-    }
+    /// The targets holding compiled copies: this one (README.md), ArticleSnippetTests (the
+    /// DocC catalog), and the tests of `Examples/ServerSide` for the blocks that need
+    /// AsyncHTTPClient or swift-log (compiled when CI builds that package).
+    static let targets = [
+        "Tests/ReadmeSnippetTests", "Tests/ArticleSnippetTests", "Examples/ServerSide/Tests/HalleyServerSideTests",
+    ].map { repository.appendingPathComponent($0) }
 
     /// The DocC catalog.
     static let catalog = repository.appendingPathComponent("Sources/Halley/Halley.docc")

@@ -201,7 +201,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         guard [301, 302, 303, 307, 308].contains(reply.status), let location = reply.headers["Location"] else {
             return nil
         }
-        guard var target = URL(string: location, relativeTo: hop.url)?.absoluteURL,
+        guard var target = URLResolution.resolve(location, against: hop.url),
             target.host != nil
                 || !["http", "https"].contains(target.scheme?.lowercased() ?? "")
         else {

@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Halley on a server: an AsyncHTTPClient requester and a swift-log observer. A package of
+// its own, so the root package keeps no dependencies; it uses the root by path.
+let package = Package(
+    name: "HalleyServerSide",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "HalleyServerSide", targets: ["HalleyServerSide"])
+    ],
+    dependencies: [
+        .package(name: "Halley", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Named for the modules the requester imports; async-http-client needs them anyway.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    ],
+    targets: [
+        .target(
+            name: "HalleyServerSide",
+            dependencies: [
+                .product(name: "Halley", package: "Halley"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        .testTarget(
+            name: "HalleyServerSideTests",
+            dependencies: [
+                "HalleyServerSide",
+                .product(name: "Halley", package: "Halley"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
