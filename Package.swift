@@ -25,7 +25,9 @@ let package = Package(
             name: "HalleyTests",
             // The tool and the probe are dependencies so the tests can run the built binaries.
             dependencies: ["Halley", "halley", "halley-transport-probe"],
-            exclude: ["Support/hal_test_server.py", "Support/hostile_http_server.py"]
+            exclude: [
+                "Support/hal_test_server.py", "Support/hostile_http_server.py", "Support/chaos_http_server.py",
+            ]
         ),
         // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most
         // migrating iOS apps build, and again in Swift 6 mode.

@@ -130,7 +130,8 @@ final class AttemptWatchdog: Sendable {
         while true {
             // Sleeping past a deadline by a few milliseconds is fine; waking early is harmless.
             do {
-                try await Task.sleep(until: wake, tolerance: .milliseconds(5), clock: .continuous)
+                // In steps: a call stops its watchdog long before the limit (see sleepInSteps).
+                try await sleepInSteps(until: wake, tolerance: .milliseconds(5))
             } catch {
                 return
             }

@@ -26,7 +26,10 @@ final class CredentialRefresher: Sendable {
         /// How many refreshes have completed: a request built at an older generation carried
         /// credentials that were already replaced.
         var generation = 0
-        var running: Task<Void, any Error>?
+        var running = false
+        /// The callers waiting for the running refresh, by id.
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var nextWaiter = 0
     }
 
     private let state = LockedValue(State())
@@ -39,52 +42,68 @@ final class CredentialRefresher: Sendable {
     var generation: Int { state.get().generation }
 
     /// Makes sure the credentials are newer than `generation`: returns at once if a refresh
-    /// already finished since, joins one that is running, or runs one.
+    /// already finished since, waits for one that is running, or starts one.
     ///
-    /// `started` and `finished` are called only by the caller that runs the refresh.
+    /// A caller that is cancelled (its deadline passed) stops waiting at once; the refresh
+    /// goes on for the others. `started` is called by the caller that starts the refresh,
+    /// `finished` when that refresh ends, even if its caller stopped waiting.
     func refresh(
-        after generation: Int, started: @Sendable () -> Void, finished: @Sendable ((any Error)?) -> Void
+        after generation: Int, started: @Sendable () -> Void, finished: @escaping @Sendable ((any Error)?) -> Void
     ) async throws {
         enum Plan {
-            case done
-            case join(Task<Void, any Error>)
-            case run(Task<Void, any Error>)
+            case done, cancelled, join, run
         }
-        let plan = state.withLock { state -> Plan in
-            if state.generation > generation { return .done }
-            if let running = state.running { return .join(running) }
-            // Unstructured so that one caller's cancellation does not cancel the refresh the
-            // others are waiting for. The generation moves before any waiter resumes.
-            let task = Task<Void, any Error> {
-                do {
-                    try await self.action()
-                    self.state.withLock { state in
-                        state.generation += 1
-                        state.running = nil
-                    }
-                } catch {
-                    self.state.withLock { $0.running = nil }
-                    throw error
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let plan = state.withLock { state -> Plan in
+                    if state.generation > generation { return .done }
+                    if Task.isCancelled { return .cancelled }
+                    state.waiters[id] = continuation
+                    if state.running { return .join }
+                    state.running = true
+                    return .run
+                }
+                switch plan {
+                case .done:
+                    continuation.resume()
+                case .cancelled:
+                    continuation.resume(throwing: CancellationError())
+                case .join:
+                    break
+                case .run:
+                    started()
+                    // Unstructured so that one caller's cancellation does not cancel the refresh
+                    // the others are waiting for. The generation moves before any waiter resumes.
+                    Task { await self.run(finished: finished) }
                 }
             }
-            state.running = task
-            return .run(task)
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(throwing: CancellationError())
         }
-        switch plan {
-        case .done:
-            return
-        case .join(let task):
-            try await task.value
-        case .run(let task):
-            started()
-            let result = await task.result
-            switch result {
-            case .success:
-                finished(nil)
-            case .failure(let error):
-                finished(error)
-                throw error
-            }
+    }
+
+    /// Runs the action once and answers everyone still waiting.
+    private func run(finished: @Sendable ((any Error)?) -> Void) async {
+        var failure: (any Error)?
+        do {
+            try await action()
+        } catch {
+            failure = error
+        }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            if failure == nil { state.generation += 1 }
+            state.running = false
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        finished(failure)
+        for waiter in waiters {
+            if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
         }
     }
 }

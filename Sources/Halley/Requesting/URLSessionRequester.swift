@@ -302,6 +302,10 @@ private struct Transfer: Sendable {
     /// Whether a caller's session's task was cancelled at an authentication challenge.
     var challenged = false
     var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    /// Whether the delegate is answering a redirect (see ``RedirectGate``).
+    var redirectPending = false
+    /// Whether the task is to be cancelled; deferred while ``redirectPending``.
+    var cancelRequested = false
 
     /// The error for a response that is refused before its body: headers past the limits,
     /// or a `Content-Length` past the body limit.
@@ -311,6 +315,36 @@ private struct Transfer: Sendable {
             return ResponseBodyTooLargeError(url: url, limit: limit)
         }
         return nil
+    }
+}
+
+/// Keeps a task's cancellation and the answer to its redirect in order.
+///
+/// FoundationNetworking (Swift 6.3) traps ("Received callback for HTTP redirection, but we're
+/// not waiting for it") when a redirect is answered after the task was cancelled: both reach
+/// the task's work queue asynchronously, and a cancellation that lands first leaves nobody
+/// waiting for the answer. A fail-fast traversal cancels requests all the time, some of them
+/// mid-redirect. So the delegate's own cancellations wait while it answers a redirect and
+/// follow the answer; and a redirect of a task already being cancelled is not answered (the
+/// cancellation completes the task).
+private enum RedirectGate {
+    /// Records a cancellation; whether to cancel now (no redirect answer under way).
+    static func requestCancel(_ transfer: inout Transfer) -> Bool {
+        transfer.cancelRequested = true
+        return !transfer.redirectPending
+    }
+
+    /// Whether to answer the redirect now; marks the answer as under way.
+    static func beginAnswer(_ transfer: inout Transfer) -> Bool {
+        guard !transfer.cancelRequested else { return false }
+        transfer.redirectPending = true
+        return true
+    }
+
+    /// The answer went out; whether a cancellation waited for it.
+    static func endAnswer(_ transfer: inout Transfer) -> Bool {
+        transfer.redirectPending = false
+        return transfer.cancelRequested
     }
 }
 
@@ -369,20 +403,31 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                     transfer.continuation = continuation
                     self.transfers.withLock { $0[task.taskIdentifier] = transfer }
                     task.resume()
-                    if cancelled.get() { task.cancel() }
+                    if cancelled.get() { self.cancel(task) }
                 }
             }
         } onCancel: {
             cancelled.set(true)
-            if let task = running.get() { DispatchQueue.global().async { task.cancel() } }
+            if let task = running.get() { DispatchQueue.global().async { self.cancel(task) } }
         }
+    }
+
+    /// Cancels the task, after the answer to a redirect when one is under way (see
+    /// ``RedirectGate``).
+    private func cancel(_ task: URLSessionTask) {
+        let now = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[task.taskIdentifier] else { return true }
+            defer { transfers[task.taskIdentifier] = transfer }
+            return RedirectGate.requestCancel(&transfer)
+        }
+        if now { task.cancel() }
     }
 
     /// Answers the caller with `error` at once and cancels the task; later callbacks for it
     /// find the caller answered and do nothing.
     private func fail(_ task: URLSessionTask, with error: any Error) {
         guard let (continuation, _, _) = takeContinuation(of: task) else { return }
-        task.cancel()
+        cancel(task)
         continuation.resume(throwing: error)
     }
 
@@ -456,7 +501,14 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let transfer = transfers.get()[task.taskIdentifier]
+        let id = task.taskIdentifier
+        let (transfer, answer) = transfers.withLock { transfers -> (Transfer?, Bool) in
+            guard var transfer = transfers[id] else { return (nil, true) }
+            defer { transfers[id] = transfer }
+            return (transfer, RedirectGate.beginAnswer(&transfer))
+        }
+        // A task being cancelled gets no answer: its cancellation completes it.
+        guard answer, task.state == .running else { return }
         let url = response.url ?? transfer?.url ?? request.url ?? URL(fileURLWithPath: "/")
         let rules =
             transfer?.rules
@@ -464,6 +516,12 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                 credentialHeaders: credentialHeaders,
                 trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
         rules.decide(request, after: response, from: url).answer(completionHandler) { fail(task, with: $0) }
+        let cancelNow = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[id] else { return false }
+            defer { transfers[id] = transfer }
+            return RedirectGate.endAnswer(&transfer)
+        }
+        if cancelNow { task.cancel() }
     }
 
     func urlSession(
@@ -522,8 +580,11 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func fail(_ task: URLSessionTask, with error: any Error) {
-        transfer.withLock { $0.failure = $0.failure ?? error }
-        task.cancel()
+        let now = transfer.withLock { transfer -> Bool in
+            transfer.failure = transfer.failure ?? error
+            return RedirectGate.requestCancel(&transfer)
+        }
+        if now { task.cancel() }
     }
 
     func urlSession(
@@ -542,9 +603,13 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let state = transfer.get()
+        let (state, answer) = transfer.withLock { ($0, RedirectGate.beginAnswer(&$0)) }
+        // URLSession's own cancellation (of the calling task) is not gated: the state check
+        // narrows its window (see RedirectGate).
+        guard answer, task.state == .running else { return }
         state.rules.decide(request, after: response, from: response.url ?? state.url)
             .answer(completionHandler) { fail(task, with: $0) }
+        if transfer.withLock({ RedirectGate.endAnswer(&$0) }) { task.cancel() }
     }
 
     func urlSession(

@@ -6,14 +6,22 @@ import Foundation
 /// A lock rather than an actor: every resource of a traversal joins and finishes once, and
 /// two actor hops per resource cost more than the table's work itself.
 final class FetchTable: Sendable {
+    /// Thrown by ``join(_:url:includePath:)`` to a branch that waited for a request whose
+    /// owner was cancelled: the owner's cancellation says nothing about the document, so a
+    /// waiter that is still running joins again (and sends the request itself).
+    struct OwnerCancelled: Error {}
+
+    private typealias Waiter = (id: Int, continuation: CheckedContinuation<HALResource, any Error>)
+
     private enum Entry {
-        case inFlight([CheckedContinuation<HALResource, any Error>])
+        case inFlight([Waiter])
         case finished(Result<HALResource, any Error>)
     }
 
     private struct State {
         var entries: [String: Entry] = [:]
         var requestCount = 0
+        var nextWaiter = 0
     }
 
     private let state = LockedValue(State())
@@ -43,8 +51,11 @@ final class FetchTable: Sendable {
     /// Either the document of `key` (waiting for the request in flight, if any), or `nil`
     /// when the caller is the first to ask and must fetch it, then call ``finish(_:with:)``.
     ///
-    /// - Throws: The stored failure of an earlier request, or ``HalleyError/Code/limitExceeded``
-    ///   when a new request would pass the per-call limit.
+    /// A waiting branch that is cancelled stops waiting at once (`CancellationError`): a
+    /// fail-fast call must not wait for a request that another branch sent.
+    ///
+    /// - Throws: The stored failure of an earlier request, ``OwnerCancelled``, or
+    ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
     func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
         let maxRequests = self.maxRequests
         let step = state.withLock { state -> Join in
@@ -68,33 +79,62 @@ final class FetchTable: Sendable {
                 code: .limitExceeded, includePath: includePath, url: url,
                 message: "the call would send more than \(maxRequests) requests")
         case .wait:
-            return try await withCheckedThrowingContinuation { continuation in
-                // Re-read: the entry may have finished since the first look.
-                let ready = state.withLock { state -> Result<HALResource, any Error>? in
-                    switch state.entries[key] {
-                    case .inFlight(var waiters)?:
-                        state.entries[key] = nil
-                        waiters.append(continuation)
-                        state.entries[key] = .inFlight(waiters)
-                        return nil
-                    case .finished(let result)?:
-                        return result
-                    case nil:
-                        return .failure(CancellationError())
+            let id = state.withLock { state -> Int in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    // Re-read: the entry may have finished since the first look.
+                    let ready = state.withLock { state -> Result<HALResource, any Error>? in
+                        switch state.entries[key] {
+                        case .inFlight(var waiters)?:
+                            if Task.isCancelled { return .failure(CancellationError()) }
+                            state.entries[key] = nil
+                            waiters.append((id, continuation))
+                            state.entries[key] = .inFlight(waiters)
+                            return nil
+                        case .finished(let result)?:
+                            return result
+                        case nil:
+                            return .failure(OwnerCancelled())
+                        }
                     }
+                    if let ready { continuation.resume(with: ready) }
                 }
-                if let ready { continuation.resume(with: ready) }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<HALResource, any Error>? in
+                    guard case .inFlight(var waiters)? = state.entries[key],
+                        let index = waiters.firstIndex(where: { $0.id == id })
+                    else { return nil }  // already answered
+                    let waiter = waiters.remove(at: index)
+                    state.entries[key] = .inFlight(waiters)
+                    return waiter.continuation
+                }
+                waiter?.resume(throwing: CancellationError())
             }
         }
     }
 
-    /// Stores the owner's result and hands it to every waiting branch.
+    /// Stores the owner's result and hands it to every waiting branch; when the owner was
+    /// cancelled, the URL is free again and the waiters get ``OwnerCancelled``.
     func finish(_ key: String, with result: Result<HALResource, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<HALResource, any Error>] in
-            defer { state.entries[key] = .finished(result) }
+        // A fail-fast sibling's failure cancels the owner's branch, not the branches that wait
+        // for it elsewhere in the tree: storing the cancellation would fail them with it, and a
+        // cancellation could then end the call instead of the failure.
+        var ownerCancelled = false
+        if case .failure(let error) = result, error is CancellationError { ownerCancelled = true }
+        let waiters = state.withLock { state -> [Waiter] in
+            defer { state.entries[key] = ownerCancelled ? nil : .finished(result) }
             if case .inFlight(let waiters)? = state.entries[key] { return waiters }
             return []
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        for waiter in waiters {
+            if ownerCancelled {
+                waiter.continuation.resume(throwing: OwnerCancelled())
+            } else {
+                waiter.continuation.resume(with: result)
+            }
+        }
     }
 }

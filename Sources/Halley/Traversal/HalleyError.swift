@@ -103,6 +103,12 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
             underlying: underlying)
     }
 
+    /// This error at another include path: a document shared by several branches fails at
+    /// each of their places.
+    func at(includePath: String?) -> HalleyError {
+        HalleyError(code: code, includePath: includePath, url: url, message: message, underlying: underlying)
+    }
+
     /// The HTTP error, when ``code`` is ``Code/http``.
     public var httpError: HTTPError? { underlying as? HTTPError }
 

@@ -47,7 +47,9 @@ public struct ResourceManager: Sendable {
         /// configuration.refreshCredentials = { try await tokens.refresh() }
         /// ```
         ///
-        /// Copies of a configuration share one refresh in flight.
+        /// Copies of a configuration share one refresh in flight. A call whose deadline passes
+        /// (or that is cancelled) while a refresh runs stops waiting for it at once; the
+        /// refresh goes on for the others.
         public var refreshCredentials: (@Sendable () async throws -> Void)? {
             get { credentialRefresher?.action }
             set { credentialRefresher = newValue.map(CredentialRefresher.init) }

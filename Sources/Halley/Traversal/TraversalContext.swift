@@ -55,10 +55,22 @@ final class TraversalContext: Sendable {
     // MARK: Documents
 
     /// The document at `url`, requested at most once per call.
+    ///
+    /// A failure is reported at the caller's own include path, also when another branch
+    /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
-        if let document = try await table.join(key, url: url, includePath: includePath) {
-            return document
+        while true {
+            do {
+                if let document = try await table.join(key, url: url, includePath: includePath) {
+                    return document
+                }
+                break
+            } catch is FetchTable.OwnerCancelled {
+                try Task.checkCancellation()
+            } catch let error as HalleyError where error.includePath != includePath {
+                throw error.at(includePath: includePath)
+            }
         }
         let result: Result<HALResource, any Error>
         do {

@@ -139,6 +139,40 @@ import Testing
             })
     }
 
+    /// Found by the reliability suites (issue #19): a call waiting for a slow refresh used to
+    /// wait for all of it, deadline or not.
+    @Test func aCallStopsWaitingForASlowRefreshWhenItsDeadlinePasses() async throws {
+        let requester = await protectedServer(valid: 2)
+        let refreshed = LockedValue(false)
+        var configuration = ResourceManager.Configuration()
+        configuration.headerProvider = { ["Authorization": "Bearer token-\(refreshed.get() ? 2 : 1)"] }
+        configuration.refreshCredentials = {
+            try await Task.sleep(for: .seconds(20))  // a token endpoint that hangs
+            refreshed.set(true)
+        }
+        let log = EventLog()
+        configuration.observer = log.observer
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        var deadline = CallOptions()
+        deadline.deadline = .milliseconds(300)
+        let options = deadline
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    await #expect {
+                        _ = try await manager.resource(from: Graph.url("/protected"), options: options)
+                    } throws: { ($0 as? HalleyError)?.code == .timeout }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Far less than the refresh's 20 s, with room for a loaded machine under a sanitizer.
+        #expect(clock.now - start < .seconds(10))
+        #expect(log.all.contains { if case .credentialsRefreshStarted = $0 { true } else { false } })
+    }
+
     @Test func a401FromAnUntrustedOriginRefreshesNothing() async throws {
         let tokens = Tokens()
         let requester = InMemoryRequester()

@@ -108,6 +108,16 @@ final class TestServer: Sendable {
         }
     }
 
+    /// `Support/chaos_http_server.py` on `127.0.0.1`: the contacts graph with seeded faults, for
+    /// the reliability suites (see ``ChaosServer``). It exits after `lifetime` at the latest.
+    static func chaos(lifetime: Duration) async throws -> TestServer {
+        try await Registry.instance.server(named: "chaos") {
+            try await launch(
+                host: "127.0.0.1", script: chaosScriptURL,
+                arguments: ["--lifetime", "\(lifetime.components.seconds)"])
+        }
+    }
+
     /// A server of the caller's own on `127.0.0.1`, started now, for tests that
     /// ``reset()`` the log (which would race with other tests on a shared server).
     static func isolated() async throws -> TestServer {
@@ -185,6 +195,7 @@ final class TestServer: Sendable {
     private static let supportDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let scriptURL = supportDirectory.appendingPathComponent("hal_test_server.py")
     static let hostileScriptURL = supportDirectory.appendingPathComponent("hostile_http_server.py")
+    static let chaosScriptURL = supportDirectory.appendingPathComponent("chaos_http_server.py")
     static let documentsURL =
         supportDirectory
         .deletingLastPathComponent()  // HalleyTests

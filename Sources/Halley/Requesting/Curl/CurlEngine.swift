@@ -75,11 +75,26 @@ final class CurlEngine: Sendable {
             return (mailbox.nextID, startThread)
         }
         if startThread {
-            let thread = Thread { [self] in CurlLoop(engine: self, multi: multi.pointer).run() }
-            thread.name = "halley.curl"
+            let thread = Thread { [self] in
+                Self.nameCurrentThread()
+                CurlLoop(engine: self, multi: multi.pointer).run()
+            }
+            thread.name = Self.threadName
             thread.start()
         }
         return id
+    }
+
+    /// The loop thread's name, as debuggers, `top -H` and `/proc/<pid>/task/*/comm` show it.
+    static let threadName = "halley.curl"
+
+    /// Gives the calling thread ``threadName`` where the kernel keeps it: Foundation on Linux
+    /// keeps `Thread.name` to itself, and Swift's Glibc module leaves `pthread_setname_np`
+    /// out, so the thread writes its own `comm` (proc(5)). Nothing depends on it succeeding.
+    private static func nameCurrentThread() {
+        #if os(Linux)
+            try? FileHandle(forWritingAtPath: "/proc/thread-self/comm")?.write(contentsOf: Data(threadName.utf8))
+        #endif
     }
 
     /// Cancels a transfer: its handle is removed at once and its caller gets
