@@ -83,25 +83,35 @@ extension ResourceManager {
         return (.url(try rootURL(request.url, variables: variables)), plan, options, variables)
     }
 
+    /// Decodes the merged tree as `type` with `decoder` (the manager's when `nil`), reading the
+    /// tree directly rather than its text (see ``JSONValueDecoder``).
     func decode<T: Decodable>(
         _ type: T.Type, from value: JSONValue, decoder: JSONDecoder?, plan: IncludePlan, url: URL?
     ) throws(HalleyError) -> T {
-        try DecodingFailure.decode(
-            type, from: value.serialized(), decoder: decoder ?? configuration.decoder, plan: plan,
-            url: url)
+        let treeDecoder = JSONValueDecoder(decoder ?? configuration.decoder)
+        return try DecodingFailure.reporting(type, plan: plan, url: url) {
+            try treeDecoder.decode(type, from: value)
+        }
     }
 }
 
 /// Turns a `DecodingError` into a JSON path and the include path it falls under.
 enum DecodingFailure {
-    /// Decodes `data` as `type`; a failure is a ``HalleyError/Code/decoding`` error naming the
-    /// JSON path and, through `plan`, the include path of the failing field. The one place a
-    /// decoding failure becomes a ``HalleyError``.
+    /// Decodes `data` as `type` with `decoder`; failures as in ``reporting(_:plan:url:_:)``.
     static func decode<T: Decodable>(
         _ type: T.Type, from data: Data, decoder: JSONDecoder, plan: IncludePlan, url: URL?
     ) throws(HalleyError) -> T {
+        try reporting(type, plan: plan, url: url) { try decoder.decode(type, from: data) }
+    }
+
+    /// Runs `decode`; a failure is a ``HalleyError/Code/decoding`` error naming the JSON path
+    /// and, through `plan`, the include path of the failing field. The one place a decoding
+    /// failure becomes a ``HalleyError``.
+    static func reporting<T>(_ type: T.Type, plan: IncludePlan, url: URL?, _ decode: () throws -> T)
+        throws(HalleyError) -> T
+    {
         do {
-            return try decoder.decode(T.self, from: data)
+            return try decode()
         } catch let error as DecodingError {
             let (path, includePath) = locate(error, plan: plan)
             throw HalleyError(

@@ -85,6 +85,25 @@ public struct JSONObject: Sendable {
         return storedMembers.firstIndex { $0.key == key }
     }
 
+    /// The position of `key`, scanning from `hint` to the end and then from the start.
+    ///
+    /// Decoders ask for members mostly in the order the server wrote them, so a scan that starts
+    /// just after the previous hit finds most keys at its first comparison.
+    func position(of key: String, startingAt hint: Int) -> Int? {
+        if let index { return index[key] }
+        let count = storedMembers.count
+        let start = hint < count ? hint : 0
+        for position in start..<count where storedMembers[position].key == key { return position }
+        for position in 0..<start where storedMembers[position].key == key { return position }
+        return nil
+    }
+
+    /// The value at a position from ``keys`` or `position(of:startingAt:)`.
+    func value(atPosition position: Int) -> JSONValue { storedMembers[position].value }
+
+    /// The key at a position from `0..<count`.
+    func key(atPosition position: Int) -> String { storedMembers[position].key }
+
     private mutating func remove(at position: Int) {
         storedMembers.remove(at: position)
         if index != nil { rebuildIndex() }

@@ -6,6 +6,10 @@ extension JSONValue: Codable {
     /// `JSONDecoder` does not promise to keep; parse with ``init(parsing:options:)-(Data,_)``
     /// when order matters.
     public init(from decoder: any Decoder) throws {
+        if let source = decoder as? any JSONValueSource, let value = source.jsonValueForDecoding {
+            self = value
+            return
+        }
         // Leaves first, strings before all: each failed guess makes the decoder build an
         // error with its coding path, which costs more than the value itself.
         if let single = try? decoder.singleValueContainer() {
@@ -90,20 +94,39 @@ extension JSONObject: Codable {
     }
 }
 
-/// A coding key for arbitrary member names.
-struct AnyCodingKey: CodingKey, Hashable, Sendable {
-    let stringValue: String
-    let intValue: Int?
+/// A decoder that reads a `JSONValue` tree and can hand over the value at its position as
+/// ``JSONValue/init(from:)`` would rebuild it, sparing that initializer its guesses.
+protocol JSONValueSource {
+    /// The value, or `nil` when it must be rebuilt through the decoder's containers.
+    var jsonValueForDecoding: JSONValue? { get }
+}
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
+/// A coding key for arbitrary member names.
+///
+/// An enum rather than a `String` and an `Int?` side by side: that takes 25 bytes, one more than
+/// an `any CodingKey` holds inline, so every such key put into a coding path or an `allKeys`
+/// array would be boxed on the heap.
+enum AnyCodingKey: CodingKey, Hashable, Sendable {
+    case name(String)
+    case number(Int)
+
+    init(_ string: String) { self = .name(string) }
+
+    init?(stringValue: String) { self = .name(stringValue) }
+
+    init?(intValue: Int) { self = .number(intValue) }
+
+    var stringValue: String {
+        switch self {
+        case .name(let name): return name
+        case .number(let number): return String(number)
+        }
     }
 
-    init?(stringValue: String) { self.init(stringValue) }
-
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
+    var intValue: Int? {
+        switch self {
+        case .name: return nil
+        case .number(let number): return number
+        }
     }
 }

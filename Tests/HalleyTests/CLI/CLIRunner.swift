@@ -103,7 +103,9 @@ enum CLIRunner {
         return nil
     }
 
-    /// Runs `halley` with `arguments` and waits for it, at most `timeout`.
+    /// Runs `halley` with `arguments` and waits for it, at most `timeout`: a guard against a
+    /// hang, not a speed check, so it is generous (a sanitizer build on a loaded 2-core machine
+    /// took over 15 s for a run that takes 50 ms alone).
     ///
     /// stdout and stderr go to temporary files rather than pipes, so a chatty process can
     /// never block on a full pipe while the test waits for it to exit.
@@ -111,7 +113,7 @@ enum CLIRunner {
     /// - Throws: ``CLIRunError`` when the binary is missing or the run times out (the process
     ///   is then killed, so a hang fails the test instead of hanging the suite).
     static func run(
-        _ arguments: [String], timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> CLIResult {
         guard let binary else {
             let problem = "cannot find the built halley executable near \(CommandLine.arguments.first ?? "?")"

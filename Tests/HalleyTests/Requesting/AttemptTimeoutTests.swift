@@ -43,9 +43,11 @@ import Testing
         return requester
     }
 
-    func manager(_ requester: InMemoryRequester, retry: RetryPolicy? = nil) -> ResourceManager {
+    func manager(_ requester: InMemoryRequester, retry: RetryPolicy? = nil, limit: Duration = Self.limit)
+        -> ResourceManager
+    {
         var configuration = ResourceManager.Configuration()
-        configuration.requestTimeout = Self.limit
+        configuration.requestTimeout = limit
         if let retry { configuration.retryPolicy = retry }
         return ResourceManager(requester: requester, configuration: configuration)
     }
@@ -83,8 +85,11 @@ import Testing
     }
 
     @Test func anAttemptAfterATimedOutOneGetsItsOwnFullLimit() async throws {
-        // The first attempt hangs and times out; the retry answers after half the limit, so
-        // it passes only if its deadline counts from its own start.
+        // The first attempt hangs and times out; the retry answers after a second, so it
+        // passes only if its deadline counts from its own start (a deadline shared with the
+        // first attempt would already have passed). The limit leaves five seconds of margin
+        // for a loaded machine.
+        let limit = Duration.seconds(6)
         let attempts = LockedValue(0)
         let requester = InMemoryRequester()
         let document = Graph.resource("/flaky", ["ok": true]).serialized()
@@ -93,11 +98,11 @@ import Testing
                 count += 1
                 return count
             }
-            try await Task.sleep(for: attempt == 1 ? Self.slow : Self.limit / 2)
+            try await Task.sleep(for: attempt == 1 ? Self.slow : .seconds(1))
             return ResourceResponse(url: request.url, body: document)
         }
         let retry = RetryPolicy(maxAttempts: 2, baseDelay: .zero, jitter: 0)
-        let resource = try await manager(requester, retry: retry).resource(from: Graph.url("/flaky"))
+        let resource = try await manager(requester, retry: retry, limit: limit).resource(from: Graph.url("/flaky"))
         #expect(resource["ok"]?.boolValue == true)
         #expect(attempts.get() == 2)
     }
