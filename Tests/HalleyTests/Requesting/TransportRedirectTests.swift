@@ -185,7 +185,8 @@ import Testing
             #expect(transport == .urlsession)
             #expect(error.code == .httpTooManyRedirects)
         }
-        #expect(clock.now - start < .seconds(5))
+        // The loop ends rather than running on; 5 s was passed under ThreadSanitizer with load.
+        #expect(clock.now - start < .seconds(30))
     }
 
     @Test func theRedirectLimitIsTheRequestersOwn() async throws {
