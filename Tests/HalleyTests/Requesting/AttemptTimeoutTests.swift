@@ -52,20 +52,45 @@ import Testing
         return ResourceManager(requester: requester, configuration: configuration)
     }
 
-    @Test func onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled() async throws {
-        let cancellations = Cancellations()
-        let requester = await fanOut(count: 60, slowEvery: 5, cancellations: cancellations)
-        var options = CallOptions()
-        options.maxConcurrency = 64
-        let result = try await manager(requester).traverse(
-            Graph.url("/root"), plan: IncludePlan(paths: ["[items]"]), options: options)
+    /// What one fan-out call of ``onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled()`` gave.
+    struct FanOutOutcome: Sendable {
+        var failedURLs: Set<String>
+        var failuresAreAttemptTimeouts: Bool
+        var merged: [Int]
+        var cancelledURLs: Set<String>
+    }
 
+    @Test func onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled() async throws {
         let slowURLs = Set(stride(from: 0, to: 60, by: 5).map { Graph.base + "/items/\($0)" })
-        #expect(Set(result.failures.compactMap { $0.url?.absoluteString }) == slowURLs)
-        #expect(result.failures.allSatisfy { $0.code == .timeout && $0.message.contains("per-attempt") })
-        let merged = result.document["items"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? []
-        #expect(merged == (0..<60).filter { $0 % 5 != 0 })
-        #expect(await cancellations.urls == slowURLs, "every overdue attempt's task was cancelled")
+        // An instant answer misses the limit only when the process could not run for that
+        // long; such a run is repeated (StallMonitor), a wrong watchdog fails every run.
+        let (outcome, stalled) = try await StallMonitor.calmRun(
+            tolerance: Self.limit / 2, isCalm: { $0.failedURLs == slowURLs }
+        ) {
+            let cancellations = Cancellations()
+            let requester = await fanOut(count: 60, slowEvery: 5, cancellations: cancellations)
+            var options = CallOptions()
+            options.maxConcurrency = 64
+            let result = try await manager(requester).traverse(
+                Graph.url("/root"), plan: IncludePlan(paths: ["[items]"]), options: options)
+            return FanOutOutcome(
+                failedURLs: Set(result.failures.compactMap { $0.url?.absoluteString }),
+                failuresAreAttemptTimeouts: result.failures.allSatisfy {
+                    $0.code == .timeout && $0.message.contains("per-attempt")
+                },
+                merged: result.document["items"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? [],
+                cancelledURLs: await cancellations.urls)
+        }
+
+        #expect(outcome.failuresAreAttemptTimeouts)
+        #expect(outcome.cancelledURLs == slowURLs, "every overdue attempt's task was cancelled")
+        #expect(slowURLs.isSubset(of: outcome.failedURLs))
+        if stalled {
+            print("AttemptTimeoutTests: every run stalled for half the limit; fast answers not checked")
+        } else {
+            #expect(outcome.failedURLs == slowURLs)
+            #expect(outcome.merged == (0..<60).filter { $0 % 5 != 0 })
+        }
     }
 
     @Test func laterCallsOnTheSameManagerAreTimedAgain() async throws {
@@ -78,10 +103,24 @@ import Testing
             await #expect(throws: HalleyError.self, "round \(round)") {
                 try await manager.resource(from: Graph.url("/items/0"))
             }
-            let fast = try await manager.resource(from: Graph.url("/items/1"))
-            #expect(fast["index"]?.intValue == 1)
+            #expect(try await fastIndex(manager) == 1)
         }
         #expect(await cancellations.urls == [Graph.base + "/items/0"])
+    }
+
+    /// The fast item's index, fetched again when the process stalled past the limit (see
+    /// ``StallMonitor``): only a timeout without a stall counts against the watchdog.
+    func fastIndex(_ manager: ResourceManager) async throws -> Int? {
+        let (result, _) = await StallMonitor.calmRun(
+            tolerance: Self.limit / 2, isCalm: { (try? $0.get()) != nil }
+        ) { () async -> Result<Int?, any Error> in
+            do {
+                return .success(try await manager.resource(from: Graph.url("/items/1"))["index"]?.intValue)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     @Test func anAttemptAfterATimedOutOneGetsItsOwnFullLimit() async throws {
@@ -114,8 +153,7 @@ import Testing
         let slow = Task { try await manager.resource(from: Graph.url("/items/0")) }
         // Many fast calls while the slow one waits for its limit.
         for _ in 0..<200 {
-            let fast = try await manager.resource(from: Graph.url("/items/1"))
-            #expect(fast["index"]?.intValue == 1)
+            #expect(try await fastIndex(manager) == 1)
         }
         await #expect(throws: HalleyError.self) { _ = try await slow.value }
         #expect(await cancellations.urls == [Graph.base + "/items/0"])
