@@ -28,20 +28,24 @@ extension Reliability {
                 var options = CallOptions()
                 options.deadline = deadline
                 let url = chaos.url(run: run, profile: .deadline, seed: index + 1, "book")
-                var outcome = Outcome()
                 let clock = ContinuousClock()
                 let start = clock.now
-                do {
-                    _ = try await manager.traverse(url, includes: ContactsGraph.includes, options: options)
-                } catch let error as HalleyError {
-                    outcome.timedOut = error.code == .timeout && error.includePath == nil
-                } catch {
-                    outcome.problem = "call \(index): \(error) is neither a result nor a HalleyError"
+                var (outcome, stall) = await StallMonitor.measure {
+                    var outcome = Outcome()
+                    do {
+                        _ = try await manager.traverse(url, includes: ContactsGraph.includes, options: options)
+                    } catch let error as HalleyError {
+                        outcome.timedOut = error.code == .timeout && error.includePath == nil
+                    } catch {
+                        outcome.problem = "call \(index): \(error) is neither a result nor a HalleyError"
+                    }
+                    return outcome
                 }
                 let elapsed = clock.now - start
                 outcome.overshoot = max(.zero, elapsed - deadline)
-                if outcome.overshoot > scale.deadlineOvershoot {
-                    outcome.problem = "call \(index): ran \(elapsed) with a deadline of \(deadline)"
+                if outcome.overshoot > scale.allowedOvershoot(stall: stall) {
+                    outcome.problem =
+                        "call \(index): ran \(elapsed) with a deadline of \(deadline) (longest stall \(stall))"
                 }
                 return outcome
             }
@@ -79,26 +83,32 @@ extension Reliability {
             }
             let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
             let deadline = Duration.milliseconds(400)
-            let outcomes = try await Reliability.concurrently(8, width: 8) { index -> (String?, Duration) in
+            let outcomes = try await Reliability.concurrently(8, width: 8) { index -> (String?, Duration, Duration) in
                 var options = CallOptions()
                 options.deadline = deadline
                 let clock = ContinuousClock()
                 let start = clock.now
-                do {
-                    _ = try await manager.resource(
-                        from: chaos.url(run: run, profile: .auth, seed: 1, "contacts/\(index + 1)"), options: options)
-                    return ("succeeded", clock.now - start)
-                } catch let error as HalleyError where error.code == .timeout {
-                    return (nil, clock.now - start)
-                } catch {
-                    return ("\(error)", clock.now - start)
+                let (problem, stall) = await StallMonitor.measure { () async -> String? in
+                    do {
+                        _ = try await manager.resource(
+                            from: chaos.url(run: run, profile: .auth, seed: 1, "contacts/\(index + 1)"),
+                            options: options)
+                        return "succeeded"
+                    } catch let error as HalleyError where error.code == .timeout {
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
                 }
+                return (problem, clock.now - start, stall)
             }
             var overshoot = LatencyRecord()
-            for (problem, elapsed) in outcomes {
+            for (problem, elapsed, stall) in outcomes {
                 #expect(problem == nil, "not a timeout: \(problem ?? "")")
                 overshoot.add(max(.zero, elapsed - deadline))
-                #expect(elapsed - deadline <= scale.deadlineOvershoot, "ran \(elapsed) with a deadline of \(deadline)")
+                #expect(
+                    elapsed - deadline <= scale.allowedOvershoot(stall: stall),
+                    "ran \(elapsed) with a deadline of \(deadline) (longest stall \(stall))")
             }
             Reliability.report(
                 "deadline-slow-refresh", transport,

@@ -35,6 +35,12 @@ struct ReliabilityScale: Sendable {
     /// short one runs beside every other suite, under ThreadSanitizer too, on a loaded
     /// 2-core machine, so its bound is wide and the real figure comes from the full run.
     let deadlineOvershoot: Duration
+    /// How much longer than its deadline a call may run when the process stood still for
+    /// `stall` meanwhile (see ``StallMonitor``): the short version adds the stall, since no
+    /// code can end a call while nothing runs; the full version runs alone and adds nothing.
+    func allowedOvershoot(stall: Duration) -> Duration {
+        isFull ? deadlineOvershoot : deadlineOvershoot + stall
+    }
     /// How long the chaos server may live.
     let serverLifetime: Duration
 
