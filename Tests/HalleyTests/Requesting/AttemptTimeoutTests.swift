@@ -64,9 +64,7 @@ import Testing
         let slowURLs = Set(stride(from: 0, to: 60, by: 5).map { Graph.base + "/items/\($0)" })
         // An instant answer misses the limit only when the process could not run for that
         // long; such a run is repeated (StallMonitor), a wrong watchdog fails every run.
-        let (outcome, stalled) = try await StallMonitor.calmRun(
-            tolerance: Self.limit / 2, isCalm: { $0.failedURLs == slowURLs }
-        ) {
+        func scenario() async throws -> FanOutOutcome {
             let cancellations = Cancellations()
             let requester = await fanOut(count: 60, slowEvery: 5, cancellations: cancellations)
             var options = CallOptions()
@@ -81,6 +79,8 @@ import Testing
                 merged: result.document["items"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? [],
                 cancelledURLs: await cancellations.urls)
         }
+        let (outcome, stalled) = try await StallMonitor.calmRun(
+            tolerance: Self.limit / 2, isCalm: { $0.failedURLs == slowURLs }, scenario: scenario)
 
         #expect(outcome.failuresAreAttemptTimeouts)
         #expect(outcome.cancelledURLs == slowURLs, "every overdue attempt's task was cancelled")
@@ -111,16 +111,9 @@ import Testing
     /// The fast item's index, fetched again when the process stalled past the limit (see
     /// ``StallMonitor``): only a timeout without a stall counts against the watchdog.
     func fastIndex(_ manager: ResourceManager) async throws -> Int? {
-        let (result, _) = await StallMonitor.calmRun(
-            tolerance: Self.limit / 2, isCalm: { (try? $0.get()) != nil }
-        ) { () async -> Result<Int?, any Error> in
-            do {
-                return .success(try await manager.resource(from: Graph.url("/items/1"))["index"]?.intValue)
-            } catch {
-                return .failure(error)
-            }
+        try await StallMonitor.retryingStalls(tolerance: Self.limit / 2) {
+            try await manager.resource(from: Graph.url("/items/1"))["index"]?.intValue
         }
-        return try result.get()
     }
 
     @Test func anAttemptAfterATimedOutOneGetsItsOwnFullLimit() async throws {

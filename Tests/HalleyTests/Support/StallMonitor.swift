@@ -39,7 +39,7 @@ enum StallMonitor {
     /// again; a run that misses it without a stall is returned, and the test's checks fail on
     /// it. Code that is wrong every time therefore still fails the test.
     static func calmRun<Value: Sendable>(
-        runs: Int = 5, tolerance: Duration, isCalm: (Value) -> Bool, _ scenario: () async throws -> Value
+        runs: Int = 5, tolerance: Duration, isCalm: (Value) -> Bool, scenario: () async throws -> Value
     ) async rethrows -> (value: Value, allRunsStalled: Bool) {
         var run = try await measure(scenario)
         var count = 1
@@ -49,5 +49,18 @@ enum StallMonitor {
             count += 1
         }
         return (run.value, false)
+    }
+
+    /// `body`'s value, run again (at most `runs` times) while it throws after a stall of
+    /// `tolerance` or more; its error when it throws without one, or every run stalled.
+    static func retryingStalls<Value: Sendable>(
+        tolerance: Duration, runs: Int = 5, _ body: () async throws -> Value
+    ) async throws -> Value {
+        func attempt() async -> Result<Value, any Error> {
+            do { return .success(try await body()) } catch { return .failure(error) }
+        }
+        let (result, _) = await calmRun(
+            runs: runs, tolerance: tolerance, isCalm: { (try? $0.get()) != nil }, scenario: attempt)
+        return try result.get()
     }
 }
