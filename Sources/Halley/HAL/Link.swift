@@ -112,6 +112,14 @@ extension Link: Codable {
     /// The HAL properties are read by name and type, so a decoder never has to guess what a
     /// value is; properties HAL does not define are kept in ``json``.
     public init(from decoder: any Decoder) throws {
+        // Halley's own decoder hands over the object: read it directly, and leave only a
+        // malformed link to the containers, whose errors are `JSONDecoder`'s.
+        if let source = decoder as? any JSONValueSource, case .object(let object)? = source.jsonValueForDecoding,
+            let link = Link(decodedFrom: object)
+        {
+            self = link
+            return
+        }
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         func string(_ key: String) throws -> String? {
             try container.decodeIfPresent(String.self, forKey: AnyCodingKey(key))
@@ -146,6 +154,38 @@ extension Link: Codable {
     public func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
     }
+
+    /// The link ``init(from:)`` decodes from `object`, read without containers: the HAL
+    /// properties first and in the same order, those that are `null` left out, then the other
+    /// members; `nil` when a HAL property has the wrong type, so that the containers report it.
+    init?(decodedFrom object: JSONObject) {
+        guard case .string(let href)? = object["href"] else { return nil }
+        // Most links have only `href`: that object is already what decoding builds.
+        if object.count == 1 {
+            self.json = object
+            return
+        }
+        var json: JSONObject = ["href": .string(href)]
+        switch object["templated"] {
+        case nil, .null?: break
+        case .bool(let templated)?: json["templated"] = .bool(templated)
+        default: return nil
+        }
+        for key in Self.stringPropertyNames {
+            switch object[key] {
+            case nil, .null?: continue
+            case .string(let value)?: json[key] = .string(value)
+            default: return nil
+            }
+        }
+        for member in object.members where !Self.propertyNames.contains(member.key) {
+            json[member.key] = member.value
+        }
+        self.json = json
+    }
+
+    /// The HAL properties whose value is a string, in the order decoding writes them.
+    private static let stringPropertyNames = ["type", "deprecation", "name", "profile", "title", "hreflang"]
 }
 
 extension Link: CustomStringConvertible {

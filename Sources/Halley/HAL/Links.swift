@@ -200,6 +200,11 @@ extension Links: Codable {
     /// Relations keep the decoder's key order, which `JSONDecoder` does not promise to be the
     /// document's.
     public init(from decoder: any Decoder) throws {
+        // Halley's own decoder hands over the object: read it directly (see `Link`).
+        if let source = decoder as? any JSONValueSource, case .object(let object)? = source.jsonValueForDecoding {
+            try self.init(decodedFrom: object)
+            return
+        }
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
         var relations: [Relation] = []
         var problems: [HALDocumentError] = []
@@ -218,11 +223,51 @@ extension Links: Codable {
                 problems += parsed.problems
             }
         }
-        let curies =
-            relations.first { $0.rel == .curies }?.links.compactMap { link in
-                link.name.map { CURIE(name: $0, href: link.href) }
-            } ?? []
-        self.init(relations: relations, curies: curies, problems: problems, scope: .empty)
+        self.init(relations: relations, curies: Self.curies(in: relations), problems: problems, scope: .empty)
+    }
+
+    /// The links ``init(from:)`` decodes from `object`, read without containers, relation by
+    /// relation as it does: one link, an array of links, or else whatever the parser keeps of
+    /// the relation, with its problems.
+    private init(decodedFrom object: JSONObject) throws {
+        var relations: [Relation] = []
+        relations.reserveCapacity(object.count)
+        var problems: [HALDocumentError] = []
+        relationLoop: for (rel, value) in object.members {
+            switch value {
+            case .object(let linkObject):
+                if let link = Link(decodedFrom: linkObject) {
+                    relations.append(Relation(rel: LinkRelation(rel), links: [link], isArray: false))
+                    continue relationLoop
+                }
+            case .array(let elements):
+                var links: [Link] = []
+                links.reserveCapacity(elements.count)
+                for element in elements {
+                    guard case .object(let linkObject) = element, let link = Link(decodedFrom: linkObject) else {
+                        break
+                    }
+                    links.append(link)
+                }
+                if links.count == elements.count {
+                    relations.append(Relation(rel: LinkRelation(rel), links: links, isArray: true))
+                    continue relationLoop
+                }
+            default:
+                break
+            }
+            let parsed = try Links(json: [rel: value], path: "$", scope: .empty, options: HALParsingOptions())
+            relations += parsed.relations
+            problems += parsed.problems
+        }
+        self.init(relations: relations, curies: Self.curies(in: relations), problems: problems, scope: .empty)
+    }
+
+    /// The prefixes a `curies` relation declares.
+    private static func curies(in relations: [Relation]) -> [CURIE] {
+        relations.first { $0.rel == .curies }?.links.compactMap { link in
+            link.name.map { CURIE(name: $0, href: link.href) }
+        } ?? []
     }
 
     /// Encodes the links in the shapes they were written.

@@ -363,18 +363,24 @@ struct OpenShapes: Codable, Equatable {
     let list: [JSONValue]
 }
 
-/// A HAL resource with links, as typed calls decode them; links compare as sets because
-/// `JSONDecoder` gives `allKeys` in an unspecified order.
+/// A HAL resource with links, as typed calls decode them; relations are compared in rel order
+/// because `JSONDecoder` gives `allKeys` in an unspecified order, and each link by its whole
+/// object (members in any order, as `Link`'s `==` compares them).
 struct Linked: Decodable, Equatable {
     let _links: Links
     let title: String
+    let one: Link?
 
     static func == (lhs: Linked, rhs: Linked) -> Bool {
-        func relations(_ links: Links) -> Set<String> {
-            Set(links.relations.map { "\($0.rel.rawValue) \($0.isArray) " + $0.links.map(\.description).joined() })
+        func relations(_ links: Links) -> [Links.Relation] {
+            links.relations.sorted { $0.rel.rawValue < $1.rel.rawValue }
         }
-        return lhs.title == rhs.title && relations(lhs._links) == relations(rhs._links)
-            && lhs._links.problems.count == rhs._links.problems.count
+        func problems(_ links: Links) -> Set<String> {
+            Set(links.problems.map { "\($0.code) \($0.path) \($0.relation?.rawValue ?? "")" })
+        }
+        return lhs.title == rhs.title && lhs.one == rhs.one && relations(lhs._links) == relations(rhs._links)
+            && problems(lhs._links) == problems(rhs._links)
+            && Set(lhs._links.curies.map(\.name)) == Set(rhs._links.curies.map(\.name))
     }
 }
 

@@ -505,6 +505,23 @@ import Testing
         Self.check(Linked.self, linked, [.plain, Self.snakeCase], into: &tally)
         Self.check(Linked.self, #"{"_links": [], "title": "t"}"#, fails: true, into: &tally)
         Self.check(Linked.self, #"{"_links": {"self": {"href": 1}}, "title": "t"}"#, into: &tally)
+        // Links read straight from the tree must be the links the containers build: null HAL
+        // properties dropped, other members kept, a wrong type anywhere left to the parser.
+        let nulls = #"""
+            {"_links": {"a": {"href": "/a", "templated": null, "type": null, "name": "n", "x": null},
+                        "b": [{"href": "/b", "title": null}, {"href": "/c", "hreflang": "en", "z": {"k": 1.0}}],
+                        "c": [], "d": [{"href": "/d"}, {"href": 2}, 7], "e": null, "f": {"href": "/f", "type": 3},
+                        "g": {"href": "/g", "templated": "yes"}, "h": [{"href": "/h", "name": false}]},
+             "title": "t", "one": {"deprecation": null, "href": "/one", "profile": "p", "y": 2.0}}
+            """#
+        Self.check(Linked.self, nulls, into: &tally)
+        Self.check(
+            Linked.self, #"{"_links": {}, "title": "t", "one": {"href": "/x", "type": 1}}"#, fails: true, into: &tally)
+        Self.check(
+            Linked.self, #"{"_links": {}, "title": "t", "one": {"title": "no href"}}"#, fails: true, into: &tally)
+        Self.check(
+            Linked.self, #"{"_links": {}, "title": "t", "one": {"href": "/x", "templated": 1}}"#, fails: true,
+            into: &tally)
         Self.check(Int.self, "12", into: &tally)
         Self.check(String.self, #""s""#, into: &tally)
         Self.check(Bool.self, "null", fails: true, into: &tally)
