@@ -196,7 +196,7 @@ import Testing
         let server = try await TestServer.shared()
         let manager = manager { $0.requestTimeout = .milliseconds(800) }
         // Run again when this process stood still long enough to miss the limit (StallMonitor).
-        let value = try await StallMonitor.retryingStalls(tolerance: .milliseconds(300)) {
+        let value = try await StallMonitor.retryingStalls(tolerance: .milliseconds(80)) {
             try await manager.resource(from: server.url("/slow?ms=200"))
         }
         #expect(value["slept"] == 200)

@@ -62,8 +62,9 @@ import Testing
 
     @Test func onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled() async throws {
         let slowURLs = Set(stride(from: 0, to: 60, by: 5).map { Graph.base + "/items/\($0)" })
-        // An instant answer misses the limit only when the process could not run for that
-        // long; such a run is repeated (StallMonitor), a wrong watchdog fails every run.
+        // An instant answer misses the limit only when queued work waited long in the process
+        // (other suites, a sanitizer); such a run is repeated (StallMonitor), a wrong watchdog
+        // fails every run.
         func scenario() async throws -> FanOutOutcome {
             let cancellations = Cancellations()
             let requester = await fanOut(count: 60, slowEvery: 5, cancellations: cancellations)
@@ -80,16 +81,17 @@ import Testing
                 cancelledURLs: await cancellations.urls)
         }
         let (outcome, stalled) = try await StallMonitor.calmRun(
-            tolerance: Self.limit / 2, isCalm: { $0.failedURLs == slowURLs }, scenario: scenario)
+            tolerance: Self.limit / 10, isCalm: { $0.failedURLs == slowURLs }, scenario: scenario)
 
         #expect(outcome.failuresAreAttemptTimeouts)
-        #expect(outcome.cancelledURLs == slowURLs, "every overdue attempt's task was cancelled")
         #expect(slowURLs.isSubset(of: outcome.failedURLs))
+        #expect(outcome.cancelledURLs.isSubset(of: slowURLs))
         if stalled {
-            print("AttemptTimeoutTests: every run stalled for half the limit; fast answers not checked")
+            print("AttemptTimeoutTests: every run stalled; which attempts ran in time is not checked")
         } else {
             #expect(outcome.failedURLs == slowURLs)
             #expect(outcome.merged == (0..<60).filter { $0 % 5 != 0 })
+            #expect(outcome.cancelledURLs == slowURLs, "every overdue attempt's task was cancelled")
         }
     }
 
@@ -111,7 +113,7 @@ import Testing
     /// The fast item's index, fetched again when the process stalled past the limit (see
     /// ``StallMonitor``): only a timeout without a stall counts against the watchdog.
     func fastIndex(_ manager: ResourceManager) async throws -> Int? {
-        try await StallMonitor.retryingStalls(tolerance: Self.limit / 2) {
+        try await StallMonitor.retryingStalls(tolerance: Self.limit / 10) {
             try await manager.resource(from: Graph.url("/items/1"))["index"]?.intValue
         }
     }
