@@ -18,7 +18,8 @@ import NIOHTTP1
 ///   throws `ResponseBodyTooLargeError`, which Halley reports as `.limitExceeded`. A declared
 ///   `Content-Length` over the limit is refused before the body. With `decompression` on,
 ///   the inflated bytes are the ones counted.
-/// - **Redirects.** 301, 302, 303, 307 and 308 are followed up to `maxRedirects` times (then
+/// - **Redirects.** Halley's own rules (`RedirectChain`, as `CurlRequester` follows them):
+///   301, 302, 303, 307 and 308 are followed up to `maxRedirects` times (then
 ///   `RedirectError`): 303, and 301/302 after a POST, become a GET without a body; 307 and
 ///   308 keep the method and body. A hop to an origin outside `ResourceRequest.trustedOrigins`
 ///   (the request URL's origin when empty) drops `Authorization`, `Cookie`,
@@ -130,12 +131,11 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
 
     /// The request and its redirects, one hop at a time.
     private func exchange(_ request: ResourceRequest, deadline: NIODeadline) async throws -> ResourceResponse {
-        var hop = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
-        let trusted = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
-        let stripped = credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
-        var redirects = 0
+        // Halley's redirect rules, as its own requesters follow them.
+        var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             try Task.checkCancellation()
+            let hop = chain.current
             let response: HTTPClientResponse
             do {
                 response = try await owner.client.execute(outgoing(hop), deadline: deadline)
@@ -144,7 +144,8 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             }
             let headers = try headerFields(of: response, url: hop.url)
             let status = Int(response.status.code)
-            guard var next = try hop.redirect(status: status, location: headers["Location"]) else {
+            // A redirect's body is not read: dropping it closes the connection, and it says nothing.
+            guard try chain.follow(status: status, location: headers["Location"]) else {
                 let body: Data
                 do {
                     body = try await BodyReader.read(
@@ -156,23 +157,11 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
                 }
                 return ResourceResponse(status: status, headers: headers, url: hop.url, body: body)
             }
-            // Not read: dropping the body closes the connection, and a redirect's body says nothing.
-            redirects += 1
-            if redirects > maxRedirects {
-                throw RedirectError(url: hop.url, reason: .tooManyRedirects(limit: maxRedirects))
-            }
-            if Origin(next.url) != Origin(hop.url) {
-                // The server decides the Host of its own origin; a caller's Host was for the first.
-                next.removeHeaders(named: ["host"])
-            }
-            // Once dropped, credentials stay dropped, even if a later hop comes back.
-            if !trusted.contains(Origin(next.url)) { next.removeHeaders(named: stripped) }
-            hop = next
         }
     }
 
     /// AsyncHTTPClient's request for one hop.
-    private func outgoing(_ hop: Hop) -> HTTPClientRequest {
+    private func outgoing(_ hop: RedirectChain.Hop) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: hop.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue)
         for field in hop.headers { outgoing.headers.add(name: field.name, value: field.value) }

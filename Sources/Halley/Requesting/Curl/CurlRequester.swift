@@ -119,12 +119,12 @@ public struct CurlRequester: RequesterInterface, Sendable {
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
-        var hop = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
         guard Self.isHTTP(request.url) else {
             throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
-        var redirects = 0
+        var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
+            let hop = chain.current
             var remaining: Duration?
             if let deadline {
                 remaining = deadline - clock.now
@@ -134,7 +134,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
             }
             var job = CurlJob(
                 url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method,
-                headerLines: hop.headerLines(), body: hop.body, timeout: remaining,
+                headerLines: hop.curlHeaderLines(), body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             let reply: CurlReply
             do {
@@ -150,24 +150,11 @@ public struct CurlRequester: RequesterInterface, Sendable {
                     throw again.underlying
                 }
             }
-            guard var next = try redirect(from: hop, reply: reply) else {
+            // The first hop goes where the caller sent it (the engine only gives credentials to
+            // trusted origins); the chain checks every later one.
+            guard try chain.follow(status: reply.status, location: reply.headers["Location"]) else {
                 return ResourceResponse(status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
             }
-            redirects += 1
-            if redirects > maxRedirects {
-                throw RedirectError(url: hop.url, reason: .tooManyRedirects(limit: maxRedirects))
-            }
-            if Origin(next.url) != Origin(hop.url) {
-                // The server decides the Host of its own origin; a caller's Host was for the first.
-                next.removeHeaders(named: ["host"])
-            }
-            // The first hop goes where the caller sent it (the engine only gives credentials to
-            // trusted origins); every later one is checked. Once dropped, they stay dropped.
-            let trusted = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
-            if !trusted.contains(Origin(next.url)) {
-                next.removeHeaders(named: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
-            }
-            hop = next
         }
     }
 
@@ -196,41 +183,6 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
     }
 
-    /// The next hop when `reply` is a redirect this requester follows; `nil` otherwise.
-    private func redirect(from hop: Hop, reply: CurlReply) throws -> Hop? {
-        guard [301, 302, 303, 307, 308].contains(reply.status), let location = reply.headers["Location"] else {
-            return nil
-        }
-        guard var target = URLResolution.resolve(location, against: hop.url),
-            target.host != nil
-                || !["http", "https"].contains(target.scheme?.lowercased() ?? "")
-        else {
-            throw RedirectError(url: hop.url, reason: .invalidLocation(location))
-        }
-        try Self.checkScheme(target, from: hop.url)
-        // A Location without a fragment keeps the request's (RFC 9110, 10.2.2).
-        if target.fragment == nil, let fragment = hop.url.fragment,
-            let withFragment = URL(string: target.absoluteString + "#" + fragment)
-        {
-            target = withFragment
-        }
-        var next = hop
-        next.url = target
-        // 303 turns any method but HEAD into GET; 301 and 302 turn POST into GET, as every
-        // browser and URLSession do (RFC 9110, 15.4); 307 and 308 keep method and body.
-        let becomesGet =
-            (reply.status == 303 && hop.method != .head) || ([301, 302].contains(reply.status) && hop.method == .post)
-        if becomesGet {
-            next.method = .get
-            next.body = nil
-            next.removeHeaders(named: [
-                "content-type", "content-length", "content-encoding", "content-language",
-                "content-location", "transfer-encoding",
-            ])
-        }
-        return next
-    }
-
     /// Whether the scheme is `http` or `https`, in any case.
     private static func isHTTP(_ url: URL) -> Bool {
         guard let scheme = url.scheme else { return false }
@@ -238,13 +190,6 @@ public struct CurlRequester: RequesterInterface, Sendable {
     }
 
     private static func isHTTPS(_ url: URL) -> Bool { url.scheme?.caseInsensitiveEquals("https") == true }
-
-    private static func checkScheme(_ url: URL, from origin: URL) throws {
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
-            throw RedirectError(url: origin, reason: .unsupportedScheme(scheme))
-        }
-    }
 }
 
 /// Where a transfer's cancellation stands, shared by the operation and its cancellation
@@ -255,22 +200,10 @@ private enum CancelState: Sendable {
     case cancelled
 }
 
-/// One request of a redirect chain.
-private struct Hop {
-    var url: URL
-    var method: HTTPMethod
-    var headers: HTTPHeaders
-    var body: Data?
-
-    mutating func removeHeaders(named names: Set<String>) {
-        guard headers.contains(where: { names.contains($0.name.lowercased()) }) else { return }
-        headers = HTTPHeaders(
-            headers.fields.filter { !names.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
-    }
-
+extension RedirectChain.Hop {
     /// `Name: value` for libcurl, which takes `Name;` for an empty value. CR and LF cannot
     /// reach the wire: a value holding them would start a header or a request of its own.
-    func headerLines() -> [String] {
+    fileprivate func curlHeaderLines() -> [String] {
         headers.map { field in
             var name = field.name
             var value = field.value
