@@ -54,11 +54,8 @@ Control routes (never faulted, never logged):
     /_forget?run=R       drops run R's log and counters
 """
 
-import argparse
 import hashlib
-import http.server
 import json
-import os
 import select
 import socket
 import struct
@@ -66,6 +63,11 @@ import sys
 import threading
 import time
 import urllib.parse
+
+# The shared module sits next to this script, inside the test target's sources: writing its
+# bytecode there would leave a __pycache__ directory that SwiftPM reports as an unhandled file.
+sys.dont_write_bytecode = True
+import loopback_server  # noqa: E402 - after the setting above
 
 HAL = "application/hal+json"
 PROBLEM = "application/problem+json"
@@ -181,15 +183,8 @@ def document(resource):
 # MARK: Serving
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(loopback_server.QuietHandler):
     server_version = "HalleyChaosServer/1"
-    # Headers and body go out in separate writes; with Nagle's algorithm the body would wait
-    # for the client's delayed ACK of the headers.
-    disable_nagle_algorithm = True
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
 
     def setup(self):
         super().setup()
@@ -421,55 +416,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(status, content_type, (json.dumps(value) + "\n").encode("utf-8"), extra)
 
 
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 512
-
-    def handle_error(self, request, client_address):
-        # Clients that hang up mid-response, and resets of our own, are the point.
-        pass
-
-
-def _exit_on_stdin_eof():
-    try:
-        while os.read(sys.stdin.fileno(), 4096):
-            pass
-    finally:
-        os._exit(0)
-
-
-def _exit_when_orphaned_or_old(lifetime):
-    parent = os.getppid()
-    deadline = time.monotonic() + lifetime
-    while time.monotonic() < deadline and os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1", help="a loopback IPv4 address (127.x.y.z)")
-    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser = loopback_server.argument_parser(__doc__)
     parser.add_argument("--lifetime", type=float, default=900, help="seconds before the server exits by itself")
     args = parser.parse_args()
-    if not args.host.startswith("127."):
-        parser.error("refusing to bind %r: only loopback addresses 127.x.y.z are allowed" % args.host)
-
-    server = Server((args.host, args.port), Handler)
-    sys.stdout.write("PORT %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    threading.Thread(target=_exit_on_stdin_eof, name="stdin-watch", daemon=True).start()
-    threading.Thread(target=_exit_when_orphaned_or_old, args=(args.lifetime,), name="lifetime",
-                     daemon=True).start()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.dup2(devnull, sys.stderr.fileno())
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
+    loopback_server.serve(parser, args, Handler, queue_size=512, lifetime=args.lifetime)
 
 
 if __name__ == "__main__":

@@ -37,14 +37,18 @@ Every request except ``/_requests`` and ``/_reset`` is recorded with its lowerca
 (and its body as text). POST, PUT, PATCH and DELETE are answered by ``/echo`` only (405 elsewhere).
 """
 
-import argparse
-import http.server
+import http
 import json
 import os
 import sys
 import threading
 import time
 import urllib.parse
+
+# The shared module sits next to this script, inside the test target's sources: writing its
+# bytecode there would leave a __pycache__ directory that SwiftPM reports as an unhandled file.
+sys.dont_write_bytecode = True
+import loopback_server  # noqa: E402 - after the setting above
 
 HAL = "application/hal+json"
 HAL_FORMS = "application/prs.hal-forms+json"
@@ -113,17 +117,10 @@ def _spring_orders(host, path, query, honour_page, total=95):
     }
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    # Keep-alive, like a real API server; every response carries Content-Length.
-    protocol_version = "HTTP/1.1"
+class Handler(loopback_server.QuietHandler):
+    # Every response carries Content-Length.
     server_version = "HalleyTestServer/1"
-    # Headers and body go out in separate writes; with Nagle's algorithm the body would wait
-    # for the client's delayed ACK of the headers (40 ms per response on Linux).
-    disable_nagle_algorithm = True
     root = "."
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
 
     def do_GET(self):
         self._dispatch(send_body=True)
@@ -344,53 +341,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
 
 
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    # The default backlog of 5 overflows when tests connect in parallel; the kernel then
-    # drops SYNs and clients retry after a second.
-    request_queue_size = 128
-
-    def handle_error(self, request, client_address):
-        # Quiet: clients that disconnect mid-response are expected (cancellation tests).
-        pass
-
-
-def _exit_on_stdin_eof():
-    try:
-        while os.read(sys.stdin.fileno(), 4096):
-            pass
-    finally:
-        os._exit(0)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = loopback_server.argument_parser(__doc__)
     parser.add_argument("--root", required=True, help="directory of the .json documents")
-    parser.add_argument("--host", default="127.0.0.1", help="a loopback IPv4 address (127.x.y.z)")
-    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     args = parser.parse_args()
-
-    if not args.host.startswith("127."):
-        parser.error("refusing to bind %r: only loopback addresses 127.x.y.z are allowed" % args.host)
     if not os.path.isdir(args.root):
         parser.error("--root %r is not a directory" % args.root)
     Handler.root = os.path.abspath(args.root)
-
-    server = Server((args.host, args.port), Handler)
-    sys.stdout.write("PORT %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    threading.Thread(target=_exit_on_stdin_eof, name="stdin-watch", daemon=True).start()
-    # Nobody reads our output from here on: make sure a stray write can never block.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.dup2(devnull, sys.stderr.fileno())
-
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
+    loopback_server.serve(parser, args, Handler)
 
 
 if __name__ == "__main__":

@@ -31,16 +31,18 @@ Helper routes:
     /gzip-small                          a small HAL document, gzip-encoded
 """
 
-import argparse
 import gzip
-import http.server
 import json
-import os
 import sys
 import threading
 import time
 import urllib.parse
 import zlib
+
+# The shared module sits next to this script, inside the test target's sources: writing its
+# bytecode there would leave a __pycache__ directory that SwiftPM reports as an unhandled file.
+sys.dont_write_bytecode = True
+import loopback_server  # noqa: E402 - after the setting above
 
 HAL = "application/hal+json"
 CHUNK = b" " * (256 * 1024)
@@ -76,15 +78,8 @@ def _gzip_bomb():
         return _gzip_body
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(loopback_server.QuietHandler):
     server_version = "HalleyHostileServer/1"
-    # Headers and body go out in separate writes; with Nagle's algorithm the body would wait
-    # for the client's delayed ACK of the headers (40 ms per response on Linux).
-    disable_nagle_algorithm = True
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
 
     def do_GET(self):
         self._dispatch()
@@ -240,44 +235,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(CHUNK)
 
 
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 128
-
-    def handle_error(self, request, client_address):
-        # Clients that hang up mid-response are the point of this server.
-        pass
-
-
-def _exit_on_stdin_eof():
-    try:
-        while os.read(sys.stdin.fileno(), 4096):
-            pass
-    finally:
-        os._exit(0)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1", help="a loopback IPv4 address (127.x.y.z)")
-    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
-    args = parser.parse_args()
-    if not args.host.startswith("127."):
-        parser.error("refusing to bind %r: only loopback addresses 127.x.y.z are allowed" % args.host)
-
-    server = Server((args.host, args.port), Handler)
-    sys.stdout.write("PORT %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    threading.Thread(target=_exit_on_stdin_eof, name="stdin-watch", daemon=True).start()
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.dup2(devnull, sys.stderr.fileno())
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
+    parser = loopback_server.argument_parser(__doc__)
+    loopback_server.serve(parser, parser.parse_args(), Handler)
 
 
 if __name__ == "__main__":
