@@ -4,7 +4,7 @@ import Foundation
 /// handler, a completion callback, an observer) must share state with async code. The one
 /// lock type of the package: the library, the `halley` tool and `halley-bench` all use it.
 ///
-/// `@unchecked Sendable` is sound here: `value` is private and every read and write
+/// Unchecked sendability is sound here: `value` is private and every read and write
 /// happens inside `lock.lock()`/`unlock()`, so no two threads touch it at once; `Value`
 /// is itself `Sendable`, so handing it out of the lock is safe.
 ///

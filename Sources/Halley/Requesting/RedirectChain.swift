@@ -54,8 +54,12 @@ public struct RedirectChain: Sendable {
     /// How many redirects in a row are followed before ``RedirectError/Reason/tooManyRedirects(limit:)``.
     public let maxRedirects: Int
 
+    // What the credential rule needs, kept as given: most requests never redirect, so the
+    // sets it compares against are built on the first redirect, not for every request.
+    private let firstURL: URL
     private let trustedOrigins: Set<Origin>
-    private let credentialHeaders: Set<String>
+    private let requesterCredentialHeaders: Set<String>
+    private let requestCredentialHeaders: Set<String>
 
     /// A chain starting with `request`.
     ///
@@ -67,8 +71,10 @@ public struct RedirectChain: Sendable {
     public init(_ request: ResourceRequest, credentialHeaders: Set<String> = [], maxRedirects: Int) {
         current = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
         self.maxRedirects = maxRedirects
-        trustedOrigins = request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins
-        self.credentialHeaders = Set(credentialHeaders.union(request.credentialHeaders).map { $0.lowercased() })
+        firstURL = request.url
+        trustedOrigins = request.trustedOrigins
+        requesterCredentialHeaders = credentialHeaders
+        requestCredentialHeaders = request.credentialHeaders
     }
 
     /// Takes the answer to ``current``: `true` when it was a redirect to follow and
@@ -106,7 +112,12 @@ public struct RedirectChain: Sendable {
         }
         // The server decides the Host of its own origin; a caller's Host was for the first.
         if Origin(target) != Origin(from) { next.removeHeaders(named: ["host"]) }
-        if !trustedOrigins.contains(Origin(target)) { next.removeHeaders(named: credentialHeaders) }
+        let trusted =
+            trustedOrigins.isEmpty ? Origin(target) == Origin(firstURL) : trustedOrigins.contains(Origin(target))
+        if !trusted {
+            next.removeHeaders(
+                named: Set(requesterCredentialHeaders.union(requestCredentialHeaders).map { $0.lowercased() }))
+        }
         current = next
         return true
     }

@@ -22,19 +22,13 @@ extension Reliability {
             let chaos = try await ChaosServer.shared()
             let run = ChaosServer.newRun()
             let manager = ResourceManager(requester: try transport.make())
-            let reference = try await manager.resource(
-                from: chaos.url(run: ChaosServer.newRun(), profile: .clean, seed: 0, "book"),
-                includes: ContactsGraph.includes)
+            let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             try #require(ContactsGraph.referenceProblems(reference) == [])
 
             let checks = try await Reliability.concurrently(scale.partialTraversals, width: scale.width) { index in
                 try await Self.partialTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)
             }
-            let problems = checks.flatMap(\.problems)
-            #expect(problems.isEmpty, "\(problems.count) problem(s), first: \(problems.prefix(5))")
-            let stats = try await chaos.stats(run: run)
-            var latency = LatencyRecord()
-            for check in checks { latency.add(check.duration) }
+            let (stats, latency) = try await Self.expectNoProblems(in: checks, run: run, chaos: chaos)
             Reliability.report(
                 "chaos-partial", transport,
                 [
@@ -52,6 +46,30 @@ extension Reliability {
                     ("p99ms", latency.percentile(0.99).inMilliseconds),
                 ])
             try await chaos.forget(run: run)
+        }
+
+        /// The contacts graph without faults (a run of its own, clean profile), for the checks
+        /// to compare against.
+        private static func faultFreeReference(chaos: ChaosServer, manager: ResourceManager) async throws
+            -> JSONValue
+        {
+            try await manager.resource(
+                from: chaos.url(run: ChaosServer.newRun(), profile: .clean, seed: 0, "book"),
+                includes: ContactsGraph.includes)
+        }
+
+        /// Expects no check to have found a problem; returns the run's server figures and the
+        /// traversals' latencies for the report.
+        private static func expectNoProblems(
+            in checks: [Check], run: String, chaos: ChaosServer, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> (ChaosStats, LatencyRecord) {
+            let problems = checks.flatMap(\.problems)
+            #expect(
+                problems.isEmpty, "\(problems.count) problem(s), first: \(problems.prefix(5))",
+                sourceLocation: sourceLocation)
+            var latency = LatencyRecord()
+            for check in checks { latency.add(check.duration) }
+            return (try await chaos.stats(run: run), latency)
         }
 
         private static func partialTraversal(
@@ -134,17 +152,11 @@ extension Reliability {
             // all stall still ends; one that meets a fault first must end well before it.
             configuration.requestTimeout = Self.failFastAttemptLimit
             let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
-            let reference = try await manager.resource(
-                from: chaos.url(run: ChaosServer.newRun(), profile: .clean, seed: 0, "book"),
-                includes: ContactsGraph.includes)
+            let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             let checks = try await Reliability.concurrently(scale.failFastTraversals, width: scale.width) { index in
                 try await Self.failFastTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)
             }
-            let problems = checks.flatMap(\.problems)
-            #expect(problems.isEmpty, "\(problems.count) problem(s), first: \(problems.prefix(5))")
-            let stats = try await chaos.stats(run: run)
-            var latency = LatencyRecord()
-            for check in checks { latency.add(check.duration) }
+            let (stats, latency) = try await Self.expectNoProblems(in: checks, run: run, chaos: chaos)
             Reliability.report(
                 "chaos-fail-fast", transport,
                 [

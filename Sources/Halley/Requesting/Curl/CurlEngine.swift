@@ -152,7 +152,7 @@ final class CurlEngine: Sendable {
 
 /// The multi handle's pointer, shared between the engine and its loop thread.
 ///
-/// `@unchecked Sendable` is sound: the loop thread is the only one that uses the handle,
+/// Unchecked sendability is sound: the loop thread is the only one that uses the handle,
 /// except for `curl_multi_wakeup`, which libcurl documents as callable from any thread, and
 /// which ``CurlEngine`` calls only under its mailbox lock while `closed` is false; the loop
 /// sets `closed` under the same lock before `curl_multi_cleanup`. Before the thread starts,
