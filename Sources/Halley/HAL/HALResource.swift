@@ -33,11 +33,11 @@ public struct HALResource: Sendable, Hashable {
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public var baseURL: URL? { base.map(URLResolution.absolute) }
+    public var baseURL: URL? { base.url.map(URLResolution.absolute) }
 
     /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
-    /// most embedded resources never resolve anything.
-    private let base: URL?
+    /// most resources never resolve anything.
+    private let base: Base
     /// Whether this resource came from another's `_embedded` (its ``baseURL`` may then be the
     /// embedding resource's).
     let isEmbedded: Bool
@@ -88,7 +88,7 @@ public struct HALResource: Sendable, Hashable {
             links = Links(scope: scope)
         case .object(let linksObject)?:
             links = try Links(
-                json: linksObject, path: JSONPath.appending(.key("_links"), to: path),
+                json: linksObject, lazyPath: { JSONPath.appending(.key("_links"), to: path) },
                 scope: scope, options: options)
         case let other?:
             throw HALDocumentError(
@@ -103,24 +103,42 @@ public struct HALResource: Sendable, Hashable {
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
         }
         isEmbedded = path != "$"
-        var base = baseURL
-        if let selfLink = links.selfLink, !selfLink.isTemplated,
-            let selfURL = URL(string: selfLink.href, relativeTo: baseURL), selfURL.scheme != nil
-        {
-            base = selfURL
-        }
-        self.base = base
+        var base = Base.document(baseURL)
+        if let selfLink = links.selfLink, !selfLink.isTemplated { base = .selfLink(selfLink.href, document: baseURL) }
         switch object["_embedded"] {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)
         case .object(let embeddedObject)?:
+            // Embedded resources resolve against this one's base: resolve the self link now.
+            base = .document(base.url)
             embedded = try EmbeddedResources(
                 json: embeddedObject, path: JSONPath.appending(.key("_embedded"), to: path),
-                baseURL: base, scope: links.scope, options: options)
+                baseURL: base.url, scope: links.scope, options: options)
         case let other?:
             throw HALDocumentError(
                 code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
                 message: "_embedded is a \(other.kindName), not an object")
+        }
+        self.base = base
+    }
+
+    /// Where ``baseURL`` comes from: a `self` link is parsed only when the base is asked for,
+    /// as most fetched documents are merged without resolving anything against them.
+    private enum Base: Sendable, Hashable {
+        /// The URL the document came from, or the embedding resource's base.
+        case document(URL?)
+        /// A non-templated `self` link, which wins when it resolves to a URL with a scheme.
+        case selfLink(String, document: URL?)
+
+        /// The base, possibly relative to its own base.
+        var url: URL? {
+            switch self {
+            case .document(let url):
+                return url
+            case .selfLink(let href, let document):
+                guard let url = URL(string: href, relativeTo: document), url.scheme != nil else { return document }
+                return url
+            }
         }
     }
 

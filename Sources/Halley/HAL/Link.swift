@@ -68,21 +68,28 @@ public struct Link: Sendable, Hashable {
     ///   ``HALDocumentError/Code/hrefNotString``, ``HALDocumentError/Code/templatedNotBoolean``
     ///   or ``HALDocumentError/Code/linkPropertyNotString``.
     public init(json: JSONObject, path: String = "$") throws(HALDocumentError) {
+        try self.init(json: json, lazyPath: { path })
+    }
+
+    /// ``init(json:path:)`` with the path built only for an error: documents are parsed far
+    /// more often than they are malformed, and a link array of 10,000 would otherwise render
+    /// 10,000 paths nobody reads.
+    init(json: JSONObject, lazyPath path: () -> String) throws(HALDocumentError) {
         switch json["href"] {
         case .string?:
             break
         case nil:
-            throw HALDocumentError(code: .missingHref, path: path, message: "link has no href")
+            throw HALDocumentError(code: .missingHref, path: path(), message: "link has no href")
         case let other?:
             throw HALDocumentError(
-                code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path),
+                code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path()),
                 message: "link href is a \(other.kindName), not a string")
         }
         switch json["templated"] {
         case nil, .null?, .bool?: break
         case let other?:
             throw HALDocumentError(
-                code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path),
+                code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path()),
                 message: "link templated is a \(other.kindName), not true or false")
         }
         // Most links have only `href`: then there is nothing else to check.
@@ -92,7 +99,7 @@ public struct Link: Sendable, Hashable {
                 case nil, .null?, .string?: continue
                 case let other?:
                     throw HALDocumentError(
-                        code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path),
+                        code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path()),
                         message: "link \(key) is a \(other.kindName), not a string")
                 }
             }

@@ -137,6 +137,13 @@ extension Links {
     ///   - scope: CURIE prefixes of the enclosing resources.
     ///   - options: Whether malformed links throw or are reported in ``problems``.
     init(json: JSONObject, path: String, scope: CURIEScope, options: HALParsingOptions) throws(HALDocumentError) {
+        try self.init(json: json, lazyPath: { path }, scope: scope, options: options)
+    }
+
+    /// ``init(json:path:scope:options:)`` with paths built only for the problems found.
+    init(json: JSONObject, lazyPath path: () -> String, scope: CURIEScope, options: HALParsingOptions)
+        throws(HALDocumentError)
+    {
         var relations: [Relation] = []
         relations.reserveCapacity(json.count)
         var problems: [HALDocumentError] = []
@@ -150,36 +157,36 @@ extension Links {
         }
 
         for (rel, value) in json.members {
-            let relPath = JSONPath.appending(.key(rel), to: path)
+            func relPath() -> String { JSONPath.appending(.key(rel), to: path()) }
             var links: [Link] = []
             let isArray: Bool
             switch value {
             case .object(let object):
                 isArray = false
-                do { links.append(try Link(json: object, path: relPath)) } catch {
+                do { links.append(try Link(json: object, lazyPath: relPath)) } catch {
                     try report(error, rel: rel, link: object)
                 }
             case .array(let elements):
                 isArray = true
                 links.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
-                    let elementPath = JSONPath.appending(.index(index), to: relPath)
+                    func elementPath() -> String { JSONPath.appending(.index(index), to: relPath()) }
                     guard case .object(let object) = element else {
                         try report(
                             HALDocumentError(
-                                code: .linkNotObject, path: elementPath,
+                                code: .linkNotObject, path: elementPath(),
                                 message: "link array of \(rel) holds a \(element.kindName), not a link object"),
                             rel: rel)
                         continue
                     }
-                    do { links.append(try Link(json: object, path: elementPath)) } catch {
+                    do { links.append(try Link(json: object, lazyPath: elementPath)) } catch {
                         try report(error, rel: rel, link: object)
                     }
                 }
             default:
                 try report(
                     HALDocumentError(
-                        code: .linkNotObject, path: relPath,
+                        code: .linkNotObject, path: relPath(),
                         message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
                     rel: rel)
                 continue

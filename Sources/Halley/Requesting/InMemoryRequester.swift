@@ -108,15 +108,25 @@ public actor InMemoryRequester: RequesterInterface {
         inFlight += 1
         maxInFlight = max(maxInFlight, inFlight)
         defer { inFlight -= 1 }
-        let route = routes[Self.key(request.url.absoluteString)]
+        let key = Self.key(request.url.absoluteString)
+        let route = routes[key]
         let latency = route?.latency ?? defaultLatency
+        var remaining = request.timeout
         if latency > .zero {
+            if let limit = remaining, limit <= latency {
+                try await Task.sleep(for: limit)
+                throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+            }
             try await Task.sleep(for: latency)
+            remaining = remaining.map { $0 - latency }
         } else {
             try Task.checkCancellation()
         }
-        if let handler = handlers[Self.key(request.url.absoluteString)] {
-            return try await handler(request)
+        if let handler = handlers[key] {
+            guard let remaining else { return try await handler(request) }
+            // A handler may take any time: it is held to what is left of the limit.
+            let timedOut = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+            return try await withTimeLimit(remaining, { try await handler(request) }, timeoutError: { timedOut })
         }
         guard let route else {
             return ResourceResponse(
@@ -127,6 +137,10 @@ public actor InMemoryRequester: RequesterInterface {
             status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
             body: route.body)
     }
+
+    /// `true`: every answer, latency and handlers included, comes within ``ResourceRequest/timeout``
+    /// or fails with `URLError(.timedOut)`.
+    public nonisolated var enforcesRequestTimeout: Bool { true }
 
     private static func key(_ url: String) -> String { url }
 }

@@ -22,6 +22,13 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         self.init(url)
     }
 
+    /// How a URL of this origin starts when written plainly: `https://api.example.com`, the
+    /// port only when it is not the scheme's default; `nil` for other schemes.
+    var urlPrefix: String? {
+        guard let defaultPort = Origin.defaultPort(for: scheme), !host.isEmpty else { return nil }
+        return port == defaultPort ? "\(scheme)://\(host)" : port.map { "\(scheme)://\(host):\($0)" }
+    }
+
     private static func defaultPort(for scheme: String) -> Int? {
         switch scheme {
         case "http": return 80

@@ -20,6 +20,9 @@ final class RequestPipeline: Sendable {
     private let headerProvider: HeaderProvider?
     private let credentialHeaders: Set<String>
     private let trustedOrigins: Set<Origin>
+    /// The trusted origins as URL text (`https://api.example.com`), for the common case of a URL
+    /// written the way its origin prints.
+    private let trustedPrefixes: [[UInt8]]
     private let retryPolicy: RetryPolicy
     private let deadline: Duration?
     private let cache: ResponseCache?
@@ -33,6 +36,8 @@ final class RequestPipeline: Sendable {
     private let watchdog: AttemptWatchdog?
     /// The requester's schemes, read once: a requester may build the set on every read.
     private let supportedSchemes: Set<String>
+    private let supportsHTTP: Bool
+    private let supportsHTTPS: Bool
 
     /// `Accept` for plain HAL.
     static let accept = "application/hal+json, application/json;q=0.9, */*;q=0.1"
@@ -61,6 +66,7 @@ final class RequestPipeline: Sendable {
         headerProvider = configuration.headerProvider
         credentialHeaders = Set(policy.credentialHeaders.map { $0.lowercased() })
         trustedOrigins = policy.allowedOrigins.union([Origin(trustRoot)])
+        trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
         retryPolicy = policy.retryPolicy ?? RetryPolicy.none
         deadline = options.deadline
         cache = configuration.cache
@@ -68,8 +74,11 @@ final class RequestPipeline: Sendable {
         maxBodyBytes = options.maxBodyBytes
         maxConcurrency = max(1, policy.maxConcurrency ?? 8)
         semaphore = AsyncSemaphore(permits: maxConcurrency)
-        watchdog = policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
+        // A requester that ends its own attempts in time needs no watchdog racing each one.
+        watchdog = requester.enforcesRequestTimeout ? nil : policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
         supportedSchemes = requester.supportedSchemes
+        supportsHTTP = supportedSchemes.contains("http")
+        supportsHTTPS = supportedSchemes.contains("https")
         start = .now
     }
 
@@ -79,6 +88,9 @@ final class RequestPipeline: Sendable {
     func emit(_ event: TraversalEvent) {
         policy.observer?(event)
     }
+
+    /// Whether anyone receives events: the request records are built only then.
+    private var isObserved: Bool { policy.observer != nil }
 
     // MARK: Deadline
 
@@ -139,6 +151,11 @@ final class RequestPipeline: Sendable {
     }
 
     private func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
+        // Nearly every URL is http(s), written in lower case: no need to extract its scheme.
+        let text = url.absoluteString.utf8
+        if supportsHTTPS && text.starts(with: "https:".utf8) || supportsHTTP && text.starts(with: "http:".utf8) {
+            return
+        }
         guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
@@ -188,7 +205,7 @@ final class RequestPipeline: Sendable {
             }
         }
         fields.merge(policy.headers)
-        let trusted = isTrusted(draft.url)
+        let trusted = !fields.isEmpty && isTrusted(draft.url)
         for field in fields where trusted || !credentialHeaders.contains(field.name.lowercased()) {
             request.headers[field.name] = field.value
         }
@@ -200,7 +217,18 @@ final class RequestPipeline: Sendable {
         return Built(request: request, generation: generation)
     }
 
-    private func isTrusted(_ url: URL) -> Bool { trustedOrigins.contains(Origin(url)) }
+    private func isTrusted(_ url: URL) -> Bool {
+        // A URL that starts with a trusted origin's text and then ends its authority has that
+        // origin; anything else (other case, explicit default port, user info) is parsed.
+        let text = url.absoluteString.utf8
+        for prefix in trustedPrefixes where text.starts(with: prefix) {
+            let next = text.dropFirst(prefix.count).first
+            if next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") {
+                return true
+            }
+        }
+        return trustedOrigins.contains(Origin(url))
+    }
 
     // MARK: Exchanging
 
@@ -313,12 +341,14 @@ final class RequestPipeline: Sendable {
         try await semaphore.acquire()
         let started = ContinuousClock.now
         let offset = started - start
-        emit(
-            .requestStarted(
-                RequestRecord(
-                    method: request.method, url: request.url, includePath: request.includePath,
-                    start: offset, duration: nil, status: nil, bytes: nil, error: nil,
-                    attempt: attempt)))
+        if isObserved {
+            emit(
+                .requestStarted(
+                    RequestRecord(
+                        method: request.method, url: request.url, includePath: request.includePath,
+                        start: offset, duration: nil, status: nil, bytes: nil, error: nil,
+                        attempt: attempt)))
+        }
         let response: ResourceResponse
         do {
             response = try await send(request)
@@ -336,10 +366,18 @@ final class RequestPipeline: Sendable {
             if let error = error as? HalleyError { return .failure(error) }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
             if let urlError = error as? URLError, urlError.code == .timedOut {
+                // A requester that enforces the limit times out because of it; any other one
+                // timed out by a rule of its own first.
+                let message =
+                    if let timeout, watchdog == nil {
+                        Self.attemptTimeoutMessage(timeout)
+                    } else {
+                        "the requester timed out before the per-attempt limit"
+                    }
                 return .failure(
                     HalleyError(
-                        code: .timeout, includePath: request.includePath, url: request.url,
-                        message: "the requester timed out before the per-attempt limit", underlying: error))
+                        code: .timeout, includePath: request.includePath, url: request.url, message: message,
+                        underlying: error))
             }
             if let error = error as? ResponseBodyTooLargeError {
                 return .failure(
@@ -360,12 +398,14 @@ final class RequestPipeline: Sendable {
         }
         let duration = ContinuousClock.now - started
         semaphore.release()
-        emit(
-            .requestFinished(
-                RequestRecord(
-                    method: request.method, url: request.url, includePath: request.includePath,
-                    start: offset, duration: duration, status: response.status,
-                    bytes: response.body.count, error: nil, attempt: attempt)))
+        if isObserved {
+            emit(
+                .requestFinished(
+                    RequestRecord(
+                        method: request.method, url: request.url, includePath: request.includePath,
+                        start: offset, duration: duration, status: response.status,
+                        bytes: response.body.count, error: nil, attempt: attempt)))
+        }
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {
             let error = ResponseBodyTooLargeError(url: request.url, limit: maxBodyBytes)
@@ -385,8 +425,13 @@ final class RequestPipeline: Sendable {
         return try await watchdog.run(body) {
             HalleyError(
                 code: .timeout, includePath: request.includePath, url: request.url,
-                message: "no response within the per-attempt limit (requestTimeout) of \(timeout)")
+                message: Self.attemptTimeoutMessage(timeout))
         }
+    }
+
+    /// How an attempt that ran out of ``RequestPolicy/requestTimeout`` is reported, whoever stopped it.
+    static func attemptTimeoutMessage(_ timeout: Duration) -> String {
+        "no response within the per-attempt limit (requestTimeout) of \(timeout)"
     }
 
     private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)

@@ -51,11 +51,31 @@ public protocol RequesterInterface {
     /// (a document linking to `file:///etc/passwd` is an error, not a read). Defaults to
     /// `http` and `https`.
     var supportedSchemes: Set<String> { get }
+
+    /// Whether ``response(for:)`` itself ends every attempt within ``ResourceRequest/timeout``,
+    /// throwing `URLError(.timedOut)` (or `CancellationError` when cancelled) however the
+    /// server behaves. The engine then trusts it instead of racing each attempt against its
+    /// own watchdog, which costs a task per request. Defaults to `false`: the engine enforces
+    /// the limit whatever the requester does.
+    ///
+    /// ```swift
+    /// struct TimedRequester: RequesterInterface, Sendable {
+    ///     let base = CurlRequester()
+    ///     var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }   // true
+    ///     func response(for request: ResourceRequest) async throws -> ResourceResponse {
+    ///         try await base.response(for: request)
+    ///     }
+    /// }
+    /// ```
+    var enforcesRequestTimeout: Bool { get }
 }
 
 extension RequesterInterface {
     /// `http` and `https`.
     public var supportedSchemes: Set<String> { ["http", "https"] }
+
+    /// `false`: the engine holds each attempt to ``ResourceRequest/timeout`` itself.
+    public var enforcesRequestTimeout: Bool { false }
 
     /// For completion-handler requesters: fetches the request's URL through
     /// ``requestResource(at:completion:)`` and answers `200` with the body. Cancelling the

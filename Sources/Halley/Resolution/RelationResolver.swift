@@ -93,16 +93,39 @@ struct RelationResolver: Sendable {
         of link: Link, in resource: HALResource, variables local: [String: TemplateValue] = [:],
         queryItems: [URLQueryItem] = [], includePath: String?
     ) throws(HalleyError) -> URL {
-        let merged = variables.overlaid(with: local)
-        var url = try LinkTarget.url(of: link, base: resource.baseURL, variables: merged, includePath: includePath)
-        if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-            components.queryItems = Self.merging(components.queryItems ?? [], queryItems)
-            url = components.url ?? url
+        try targets(in: resource, variables: local, queryItems: queryItems).url(of: link, includePath: includePath)
+    }
+
+    /// What ``url(of:in:variables:queryItems:includePath:)`` needs for every link of one
+    /// resource, worked out once: a relation of 10,000 links resolves its base URL and layers
+    /// its variables once, not 10,000 times.
+    func targets(
+        in resource: HALResource, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
+    ) -> Targets {
+        Targets(
+            base: resource.baseURL, variables: local.isEmpty ? variables : variables.overlaid(with: local),
+            queryItems: queryItems, emit: emit)
+    }
+
+    /// Where the links of one resource point; see ``RelationResolver/targets(in:variables:queryItems:)``.
+    struct Targets: Sendable {
+        let base: URL?
+        let variables: [String: TemplateValue]
+        let queryItems: [URLQueryItem]
+        let emit: @Sendable (TraversalEvent) -> Void
+
+        /// The absolute URL `link` points at (see ``RelationResolver/url(of:in:variables:queryItems:includePath:)``).
+        func url(of link: Link, includePath: String?) throws(HalleyError) -> URL {
+            var url = try LinkTarget.url(of: link, base: base, variables: variables, includePath: includePath)
+            if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                components.queryItems = RelationResolver.merging(components.queryItems ?? [], queryItems)
+                url = components.url ?? url
+            }
+            if let deprecation = link.deprecation {
+                emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
+            }
+            return url
         }
-        if let deprecation = link.deprecation {
-            emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
-        }
-        return url
     }
 
     /// `added` appended to `existing`, as the original Halley does: an item whose name is

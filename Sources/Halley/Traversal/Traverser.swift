@@ -259,11 +259,10 @@ struct Traverser: Sendable {
         try checkRequestBudget(
             links, in: resource, includePath: includePath, variables: variables, queryItems: queryItems)
         let context = self.context
+        let targets = context.resolver.targets(in: resource, variables: variables, queryItems: queryItems)
         let results = try await orderedMap(links) { link -> JSONObject? in
             do {
-                let url = try context.resolver.url(
-                    of: link, in: resource, variables: variables,
-                    queryItems: queryItems, includePath: includePath)
+                let url = try targets.url(of: link, includePath: includePath)
                 let document = try await context.document(at: url, includePath: includePath)
                 return try await merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {
@@ -289,11 +288,9 @@ struct Traverser: Sendable {
         let remaining = context.table.remainingRequests
         guard links.count > remaining else { return }
         var fresh = Set<String>()
+        let targets = context.resolver.targets(in: resource, variables: variables, queryItems: queryItems)
         for link in links {
-            guard
-                let url = try? context.resolver.url(
-                    of: link, in: resource, variables: variables, queryItems: queryItems, includePath: includePath)
-            else { continue }
+            guard let url = try? targets.url(of: link, includePath: includePath) else { continue }
             let key = url.absoluteString
             guard !context.table.isClaimed(key), fresh.insert(key).inserted, fresh.count > remaining else { continue }
             throw HalleyError(
@@ -305,29 +302,34 @@ struct Traverser: Sendable {
 
     /// `transform` applied to every element concurrently, results in input order.
     ///
-    /// At most ``fanOutWindow`` elements are in progress at once: a relation of 100,000 links
-    /// to a few URLs needs no 100,000 tasks waiting for the same documents, and tasks past the
-    /// window would only queue for the concurrency limit anyway.
+    /// At most ``TraversalContext/fanOutWindow`` elements are in progress at once, each by one
+    /// of as many workers that take the next element as soon as their last is done: a relation
+    /// of 100,000 links then costs a few hundred tasks, not 100,000, and tasks past the window
+    /// would only queue for the concurrency limit anyway. As with a task per element, no
+    /// element waits for a sibling: a worker moves on only when its element is done.
     private func orderedMap<Element: Sendable, Result: Sendable>(
         _ elements: [Element], _ transform: @escaping @Sendable (Element) async throws -> Result
     ) async throws -> [Result?] {
         if elements.count == 1 { return [try await transform(elements[0])] }
-        let window = context.fanOutWindow
-        return try await withThrowingTaskGroup(of: (Int, Result).self) { group in
-            var next = 0
-            while next < min(window, elements.count) {
-                let index = next
-                group.addTask { (index, try await transform(elements[index])) }
-                next += 1
+        let workers = min(context.fanOutWindow, elements.count)
+        let next = LockedValue(0)
+        return try await withThrowingTaskGroup(of: [(Int, Result)].self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    var done: [(Int, Result)] = []
+                    while true {
+                        let index = next.withLock { next -> Int in
+                            defer { next += 1 }
+                            return next
+                        }
+                        guard index < elements.count else { return done }
+                        done.append((index, try await transform(elements[index])))
+                    }
+                }
             }
             var results = [Result?](repeating: nil, count: elements.count)
-            for try await (index, result) in group {
-                results[index] = result
-                if next < elements.count {
-                    let index = next
-                    group.addTask { (index, try await transform(elements[index])) }
-                    next += 1
-                }
+            for try await done in group {
+                for (index, result) in done { results[index] = result }
             }
             return results
         }

@@ -5,7 +5,8 @@ import Testing
 
 /// The per-attempt time limit (`requestTimeout`) under many attempts at once: every attempt
 /// of a call shares one watchdog, so these check that it cancels exactly the overdue
-/// attempts, lets the others through, and starts again for later attempts and calls.
+/// attempts, lets the others through, and starts again for later attempts and calls. The
+/// requester ignores the limit (``LimitIgnoringRequester``), so only the watchdog enforces it.
 @Suite struct AttemptTimeoutTests {
     /// Long enough that a fast answer on a loaded machine (ThreadSanitizer, 2 cores) is never
     /// overdue; the slow routes take far longer than this, so only they can be.
@@ -49,7 +50,7 @@ import Testing
         var configuration = ResourceManager.Configuration()
         configuration.requestTimeout = limit
         if let retry { configuration.retryPolicy = retry }
-        return ResourceManager(requester: requester, configuration: configuration)
+        return ResourceManager(requester: LimitIgnoringRequester(base: requester), configuration: configuration)
     }
 
     /// What one fan-out call of ``onlyTheOverdueAttemptsOfAFanOutTimeOutAndAreCancelled()`` gave.

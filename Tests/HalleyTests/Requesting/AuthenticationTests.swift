@@ -150,28 +150,42 @@ import Testing
             try await Task.sleep(for: .seconds(120))  // a token endpoint that hangs
             refreshed.set(true)
         }
-        let log = EventLog()
-        configuration.observer = log.observer
-        let manager = ResourceManager(requester: requester, configuration: configuration)
         var deadline = CallOptions()
         deadline.deadline = .milliseconds(300)
         let options = deadline
-        let clock = ContinuousClock()
-        let start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<3 {
-                group.addTask {
-                    await #expect {
-                        _ = try await manager.resource(from: Graph.url("/protected"), options: options)
-                    } throws: { ($0 as? HalleyError)?.code == .timeout }
+        struct Outcome: Sendable {
+            var refreshStarted: Bool
+            var elapsed: Duration
+        }
+        // The 401 must arrive within the 300 ms deadline for a refresh to start; a run in which
+        // the process could not run queued work for a tenth of that is repeated (StallMonitor).
+        let (outcome, allRunsStalled) = try await StallMonitor.calmRun(
+            tolerance: .milliseconds(100), isCalm: { $0.refreshStarted }
+        ) { () async throws -> Outcome in
+            let log = EventLog()
+            var observed = configuration
+            observed.observer = log.observer
+            let manager = ResourceManager(requester: requester, configuration: observed)
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        await #expect {
+                            _ = try await manager.resource(from: Graph.url("/protected"), options: options)
+                        } throws: { ($0 as? HalleyError)?.code == .timeout }
+                    }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            return Outcome(
+                refreshStarted: log.all.contains { if case .credentialsRefreshStarted = $0 { true } else { false } },
+                elapsed: clock.now - start)
         }
         // Far less than the refresh's 120 s, with room for a loaded machine under a sanitizer
         // (12 s was seen there with 10 s allowed).
-        #expect(clock.now - start < .seconds(60))
-        #expect(log.all.contains { if case .credentialsRefreshStarted = $0 { true } else { false } })
+        #expect(outcome.elapsed < .seconds(60))
+        if !allRunsStalled { #expect(outcome.refreshStarted) }
     }
 
     @Test func a401FromAnUntrustedOriginRefreshesNothing() async throws {

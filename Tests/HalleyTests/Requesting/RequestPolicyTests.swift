@@ -136,18 +136,45 @@ import Testing
         } throws: { ($0 as? HalleyError)?.code == .transport && ($0 as? HalleyError)?.underlying is Refused }
     }
 
-    @Test func thePerRequestTimeoutBoundsAnyRequester() async throws {
-        let requester = InMemoryRequester()
+    @Test(arguments: [true, false])
+    func thePerRequestTimeoutBoundsAnyRequester(requesterEnforcesIt: Bool) async throws {
+        let inMemory = InMemoryRequester()
         // An answer far later than any loaded machine delays a 100 ms timer.
-        await requester.register(base + "/slow", json: ["x": 1], latency: .seconds(120))
+        await inMemory.register(base + "/slow", json: ["x": 1], latency: .seconds(120))
+        // The in-memory requester ends its own attempts; one that ignores the limit is held to it
+        // by the engine's watchdog.
+        let requester: any RequesterInterface & Sendable =
+            requesterEnforcesIt ? inMemory : LimitIgnoringRequester(base: inMemory)
+        #expect(requester.enforcesRequestTimeout == requesterEnforcesIt)
         var options = CallOptions()
         options.requestTimeout = .milliseconds(100)
         let clock = ContinuousClock()
         let start = clock.now
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/slow"), options: options)
-        } throws: { ($0 as? HalleyError)?.code == .timeout && ($0 as? HalleyError)?.url == Graph.url("/slow") }
+        } throws: { error in
+            guard let error = error as? HalleyError else { return false }
+            return error.code == .timeout && error.url == Graph.url("/slow")
+                && error.message.contains("per-attempt limit (requestTimeout) of 0.1 seconds")
+        }
         #expect(clock.now - start < .seconds(60), "well before the 120 s answer")
+    }
+
+    /// A requester that says it enforces the limit is trusted: the engine races nothing
+    /// against it, so an answer it lets through late still counts.
+    @Test func aRequesterThatEnforcesTheLimitIsTrustedWithIt() async throws {
+        struct Lenient: RequesterInterface, Sendable {
+            var enforcesRequestTimeout: Bool { true }
+            func response(for request: ResourceRequest) async throws -> ResourceResponse {
+                try await Task.sleep(for: .milliseconds(300))
+                return ResourceResponse(url: request.url, body: Data(#"{"late": true}"#.utf8))
+            }
+        }
+        var options = CallOptions()
+        options.requestTimeout = .milliseconds(50)
+        let resource = try await ResourceManager(requester: Lenient()).resource(
+            from: Graph.url("/late"), options: options)
+        #expect(resource["late"]?.boolValue == true)
     }
 
     @Test func theCallDeadlineCancelsPendingRequestsAndNamesThem() async throws {

@@ -102,6 +102,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
         self.maxHeaderCount = maxHeaderCount
     }
 
+    /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
+    /// (redirects included), so the engine runs no watchdog beside it.
+    public var enforcesRequestTimeout: Bool { true }
+
     /// Sends the request, following redirects.
     ///
     /// ```swift

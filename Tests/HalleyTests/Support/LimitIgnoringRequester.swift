@@ -1,0 +1,18 @@
+import Foundation
+
+@testable import Halley
+
+/// An ``InMemoryRequester`` seen as a requester that ignores ``ResourceRequest/timeout``, as a
+/// completion-handler or home-made requester does: the engine's own watchdog is then all
+/// that holds an attempt to `requestTimeout`, so tests of the watchdog use this.
+struct LimitIgnoringRequester: RequesterInterface, Sendable {
+    let base: InMemoryRequester
+
+    var supportedSchemes: Set<String> { base.supportedSchemes }
+
+    func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        var unlimited = request
+        unlimited.timeout = nil
+        return try await base.response(for: unlimited)
+    }
+}
