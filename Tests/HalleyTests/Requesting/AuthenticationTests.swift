@@ -159,9 +159,7 @@ import Testing
         }
         // The 401 must arrive within the 300 ms deadline for a refresh to start; a run in which
         // the process could not run queued work for a tenth of that is repeated (StallMonitor).
-        let (outcome, allRunsStalled) = try await StallMonitor.calmRun(
-            tolerance: .milliseconds(100), isCalm: { $0.refreshStarted }
-        ) { () async throws -> Outcome in
+        func scenario() async throws -> Outcome {
             let log = EventLog()
             var observed = configuration
             observed.observer = log.observer
@@ -182,6 +180,8 @@ import Testing
                 refreshStarted: log.all.contains { if case .credentialsRefreshStarted = $0 { true } else { false } },
                 elapsed: clock.now - start)
         }
+        let (outcome, allRunsStalled) = try await StallMonitor.calmRun(
+            tolerance: .milliseconds(100), isCalm: { $0.refreshStarted }, scenario: scenario)
         // Far less than the refresh's 120 s, with room for a loaded machine under a sanitizer
         // (12 s was seen there with 10 s allowed).
         #expect(outcome.elapsed < .seconds(60))
