@@ -31,6 +31,18 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Linear in the number of pairs: a response with tens of thousands of header fields
     /// costs a dictionary lookup per field, not a scan of the fields before it.
     public init(_ pairs: [(String, String)]) {
+        // Most literals hold a field or two (and every `[:]` none): no table for those.
+        if pairs.count <= 4 {
+            fields.reserveCapacity(pairs.count)
+            for (name, value) in pairs {
+                if let index = fields.firstIndex(where: { sameName($0.name, name) }) {
+                    fields[index] = Field(name: name, value: value)
+                } else {
+                    fields.append(Field(name: name, value: value))
+                }
+            }
+            return
+        }
         fields.reserveCapacity(pairs.count)
         var positions: [String: Int] = [:]
         positions.reserveCapacity(pairs.count)
