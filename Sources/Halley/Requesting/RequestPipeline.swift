@@ -152,10 +152,12 @@ final class RequestPipeline: Sendable {
 
     private func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
         // Nearly every URL is http(s), written in lower case: no need to extract its scheme.
-        let text = url.absoluteString.utf8
-        if supportsHTTPS && text.starts(with: "https:".utf8) || supportsHTTP && text.starts(with: "http:".utf8) {
-            return
+        var text = url.absoluteString
+        let isHTTP = text.withUTF8 { text in
+            supportsHTTPS && URLResolution.hasPrefix(text, "https:")
+                || supportsHTTP && URLResolution.hasPrefix(text, "http:")
         }
+        if isHTTP { return }
         guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
@@ -220,14 +222,16 @@ final class RequestPipeline: Sendable {
     private func isTrusted(_ url: URL) -> Bool {
         // A URL that starts with a trusted origin's text and then ends its authority has that
         // origin; anything else (other case, explicit default port, user info) is parsed.
-        let text = url.absoluteString.utf8
-        for prefix in trustedPrefixes where text.starts(with: prefix) {
-            let next = text.dropFirst(prefix.count).first
-            if next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") {
-                return true
+        var text = url.absoluteString
+        let plainlyTrusted = text.withUTF8 { text in
+            trustedPrefixes.contains { prefix in
+                guard URLResolution.hasPrefix(text, prefix) else { return false }
+                guard prefix.count < text.count else { return true }
+                let next = text[prefix.count]
+                return next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
             }
         }
-        return trustedOrigins.contains(Origin(url))
+        return plainlyTrusted || trustedOrigins.contains(Origin(url))
     }
 
     // MARK: Exchanging

@@ -25,33 +25,44 @@ enum URLResolution {
 
     /// The resolved URL's text when plain joining gives what RFC 3986 resolution gives.
     static func joined(_ reference: String, _ base: URL?) -> String? {
+        enum Shape { case absolutePath, absoluteURL, other }
         var reference = reference
-        return reference.withUTF8 { bytes -> String? in
-            guard let first = bytes.first, isPlain(bytes) else { return nil }
+        let shape = reference.withUTF8 { bytes -> Shape in
+            guard let first = bytes.first, isPlain(bytes) else { return .other }
+            // An absolute path; "//host" is a network-path reference, left to Foundation.
             if first == UInt8(ascii: "/") {
-                // An absolute path; "//host" is a network-path reference, left to Foundation.
-                guard bytes.count == 1 || bytes[1] != UInt8(ascii: "/"), let base else { return nil }
-                var baseText = base.absoluteString
-                return baseText.withUTF8 { baseBytes -> String? in
-                    guard let end = authorityEnd(of: baseBytes) else { return nil }
-                    var joined = [UInt8]()
-                    joined.reserveCapacity(end + bytes.count)
-                    joined.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<end]))
-                    joined.append(contentsOf: bytes)
-                    return String(decoding: joined, as: UTF8.self)
-                }
+                return bytes.count == 1 || bytes[1] != UInt8(ascii: "/") ? .absolutePath : .other
             }
             // An absolute http(s) URL: resolution keeps it as written (no dot segments here).
-            return authorityEnd(of: bytes) != nil ? String(decoding: bytes, as: UTF8.self) : nil
+            return authorityEnd(of: bytes) != nil ? .absoluteURL : .other
+        }
+        switch shape {
+        case .other:
+            return nil
+        case .absoluteURL:
+            return reference
+        case .absolutePath:
+            guard let base else { return nil }
+            var baseText = base.absoluteString
+            return baseText.withUTF8 { baseBytes -> String? in
+                guard let end = authorityEnd(of: baseBytes) else { return nil }
+                return reference.withUTF8 { bytes in
+                    String(unsafeUninitializedCapacity: end + bytes.count) { buffer in
+                        _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: baseBytes[..<end]))
+                        _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(from: bytes)
+                        return end + bytes.count
+                    }
+                }
+            }
         }
     }
 
     /// Where the authority of `text` ends, for `http://` and `https://` text only.
     private static func authorityEnd(of text: UnsafeBufferPointer<UInt8>) -> Int? {
         let start: Int
-        if text.starts(with: "https://".utf8) {
+        if hasPrefix(text, "https://") {
             start = 8
-        } else if text.starts(with: "http://".utf8) {
+        } else if hasPrefix(text, "http://") {
             start = 7
         } else {
             return nil
@@ -64,6 +75,23 @@ enum URLResolution {
         }
         // An empty authority ("http:///x") is Foundation's to judge.
         return end == start ? nil : end
+    }
+
+    /// Whether `text` starts with the ASCII `prefix`, compared byte by byte (the generic
+    /// `starts(with:)` costs a few hundred instructions a call, and this runs per request).
+    static func hasPrefix(_ text: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard text.count >= count else { return false }
+        let start = prefix.utf8Start
+        for index in 0..<count where text[index] != start[index] { return false }
+        return true
+    }
+
+    /// Whether `text` starts with `prefix`, byte by byte.
+    static func hasPrefix(_ text: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard text.count >= prefix.count else { return false }
+        for index in prefix.indices where text[index] != prefix[index] { return false }
+        return true
     }
 
     /// Which bytes may appear as they are: unreserved and reserved characters except `%` and

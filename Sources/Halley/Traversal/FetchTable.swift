@@ -15,7 +15,8 @@ final class FetchTable: Sendable {
 
     private enum Entry {
         case inFlight([Waiter])
-        case finished(Result<HALResource, any Error>)
+        /// Boxed: a table of 100,000 entries then moves pointers, not documents, as it grows.
+        indirect case finished(Result<HALResource, any Error>)
     }
 
     private struct State {
@@ -37,6 +38,12 @@ final class FetchTable: Sendable {
 
     /// How many more distinct URLs the call may request.
     var remainingRequests: Int { state.withLock { maxRequests - $0.requestCount } }
+
+    /// Makes room for `count` more URLs, so a fan-out of that many does not grow the table
+    /// step by step, rehashing every URL it holds each time.
+    func reserve(_ count: Int) {
+        state.withLock { $0.entries.reserveCapacity($0.entries.count + count) }
+    }
 
     /// Whether `key` is already claimed (in flight or finished): joining it sends nothing.
     func isClaimed(_ key: String) -> Bool { state.withLock { $0.entries[key] != nil } }

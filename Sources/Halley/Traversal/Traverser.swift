@@ -259,6 +259,7 @@ struct Traverser: Sendable {
         try checkRequestBudget(
             links, in: resource, includePath: includePath, variables: variables, queryItems: queryItems)
         let context = self.context
+        context.table.reserve(min(links.count, context.table.remainingRequests))
         let targets = context.resolver.targets(in: resource, variables: variables, queryItems: queryItems)
         let results = try await orderedMap(links) { link -> JSONObject? in
             do {

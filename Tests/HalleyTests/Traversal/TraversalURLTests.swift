@@ -147,6 +147,35 @@ import Testing
         #expect(allowed?.headers["Authorization"] == "Bearer secret")
     }
 
+    /// The engine decides trust from the URL's text when it starts with a trusted origin
+    /// written plainly; these look-alikes must not pass that check, and other spellings of
+    /// the trusted origin still count as it.
+    @Test func credentialsFollowTheOriginNotTheLookOfTheURL() async throws {
+        let lookAlikes = [
+            "https://api.example.com.evil.example/x", "https://api.example.com@evil.example/x",
+            "https://api.example.comevil.example/x", "https://evil.example/https://api.example.com/x",
+            "http://api.example.com/x", "https://api.example.com:8443/x",
+        ]
+        let sameOrigin = ["https://API.Example.com/y", "https://api.example.com:443/z", "https://api.example.com?q=1"]
+        let requester = InMemoryRequester()
+        let links = (lookAlikes + sameOrigin).map { Graph.link($0) }
+        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        for url in lookAlikes + sameOrigin { await requester.register(url, json: ["ok": true]) }
+        var configuration = ResourceManager.Configuration()
+        configuration.headers = ["Authorization": "Bearer secret"]
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        _ = try await manager.resource(from: Graph.url("/a"), includes: ["[items]"])
+        let requests = await requester.requests
+        for url in lookAlikes {
+            let request = try #require(requests.first { $0.url.absoluteString == url }, "\(url) was requested")
+            #expect(request.headers["Authorization"] == nil, "\(url) is another origin")
+        }
+        for request in requests where !lookAlikes.contains(request.url.absoluteString) {
+            #expect(request.headers["Authorization"] == "Bearer secret", "\(request.url) is the root's origin")
+        }
+        #expect(requests.count == 1 + lookAlikes.count + sameOrigin.count)
+    }
+
     @Test func linksWithSchemesTheRequesterDoesNotHandleAreRefused() async throws {
         let requester = InMemoryRequester()
         await requester.register(
