@@ -122,7 +122,7 @@ public actor InMemoryRequester: RequesterInterface {
         } else {
             try Task.checkCancellation()
         }
-        if let handler = handlers[key] {
+        if !handlers.isEmpty, let handler = handlers[key] {
             guard let remaining else { return try await handler(request) }
             // A handler may take any time: it is held to what is left of the limit.
             let timedOut = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])

@@ -265,7 +265,8 @@ struct Traverser: Sendable {
             do {
                 let url = try targets.url(of: link, includePath: includePath)
                 let document = try await context.document(at: url, includePath: includePath)
-                return try await merged(document, nodes: nodes)
+                // A leaf needs nothing merged: skip the call (and its frame) for each of them.
+                return nodes.isEmpty ? document.json : try await merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {
                 context.record(error)
                 return nil
