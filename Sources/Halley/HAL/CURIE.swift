@@ -74,7 +74,7 @@ struct CURIEScope: Sendable, Hashable {
 
     /// Finds the key in `keys` that names `rel`: the same spelling first, then the same
     /// expanded URI (another prefix bound to the same namespace, or the full URI form).
-    func match(_ rel: String, in keys: [String]) -> Int? {
+    func match<Keys: Collection<String>>(_ rel: String, in keys: Keys) -> Keys.Index? {
         if let exact = keys.firstIndex(of: rel) { return exact }
         guard let wanted = expandedURI(of: rel) else { return nil }
         return keys.firstIndex { expandedURI(of: $0) == wanted }

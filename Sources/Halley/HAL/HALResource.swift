@@ -209,14 +209,12 @@ public struct EmbeddedResources: Sendable, Hashable {
     /// One ``HALDocumentError/Code/resourceNotObject`` per relation in ``values``.
     public let problems: [HALDocumentError]
     private let scope: CURIEScope
-    private let relKeys: [String]
 
     init(scope: CURIEScope) {
         entries = []
         values = []
         problems = []
         self.scope = scope
-        relKeys = []
     }
 
     init(json: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
@@ -271,7 +269,6 @@ public struct EmbeddedResources: Sendable, Hashable {
         self.values = values
         self.problems = problems
         self.scope = scope
-        relKeys = entries.map(\.rel.rawValue)
     }
 
     /// The relation names in document order.
@@ -280,7 +277,7 @@ public struct EmbeddedResources: Sendable, Hashable {
     /// The entry for `rel`, matched like ``Links/relation(_:)`` (as written, or by CURIE
     /// expansion).
     public func entry(for rel: LinkRelation) -> Entry? {
-        scope.match(rel.rawValue, in: relKeys).map { entries[$0] }
+        scope.match(rel.rawValue, in: entries.lazy.map(\.rel.rawValue)).map { entries[$0] }
     }
 
     /// The embedded resources of `rel`; empty when there are none.

@@ -34,7 +34,6 @@ public struct Links: Sendable, Hashable {
     public private(set) var problems: [HALDocumentError]
 
     var scope: CURIEScope
-    private var relKeys: [String]
 
     /// Links with no relations.
     public init() {
@@ -52,7 +51,6 @@ public struct Links: Sendable, Hashable {
         self.curies = curies
         self.problems = problems
         self.scope = scope.adding(curies)
-        self.relKeys = relations.map(\.rel.rawValue)
     }
 
     /// The relation names in document order, without `curies`.
@@ -63,7 +61,7 @@ public struct Links: Sendable, Hashable {
     /// The relation entry for `rel`, found as written, by expanded URI, or through a prefix
     /// bound to the same namespace.
     public func relation(_ rel: LinkRelation) -> Relation? {
-        scope.match(rel.rawValue, in: relKeys).map { relations[$0] }
+        scope.match(rel.rawValue, in: relations.lazy.map(\.rel.rawValue)).map { relations[$0] }
     }
 
     /// All links of `rel`; `nil` when the resource has no such relation (as in the original
