@@ -90,9 +90,11 @@ struct ScaleScenario: Scenario {
         {
             // The two sizes alternate, call by call: this VM's speed drifts by tens of percent
             // over seconds, which the ratio of two medians taken a minute apart would carry.
+            // An untimed small call first absorbs what freeing the large result left behind.
             var smallTimes: [Double] = []
             var largeTimes: [Double] = []
             for repetition in 0..<settings.repetitions {
+                try await small.call()
                 let smallTime = try await Timing.time(small.call).seconds / Double(small.size + 1)
                 let largeTime = try await Timing.time(large.call).seconds / Double(large.size + 1)
                 guard repetition >= settings.warmups else { continue }
