@@ -58,12 +58,15 @@ public protocol RequesterInterface {
     /// own watchdog, which costs a task per request. Defaults to `false`: the engine enforces
     /// the limit whatever the requester does.
     ///
+    /// A wrapper that adds nothing that could wait keeps its base's answer:
+    ///
     /// ```swift
-    /// struct TimedRequester: RequesterInterface, Sendable {
-    ///     let base = CurlRequester()
+    /// struct LoggingCurlRequester: RequesterInterface, Sendable {
+    ///     let base: CurlRequester
     ///     var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }   // true
     ///     func response(for request: ResourceRequest) async throws -> ResourceResponse {
-    ///         try await base.response(for: request)
+    ///         print(request.method, request.url)
+    ///         return try await base.response(for: request)
     ///     }
     /// }
     /// ```

@@ -10,6 +10,15 @@ import Testing
 /// The `///` examples of the transport API, compiled as written (they are never run: they
 /// name hosts that do not exist). A change that breaks an example breaks the build.
 enum TransportDocExamples {
+    struct LoggingCurlRequester: RequesterInterface, Sendable {
+        let base: CurlRequester
+        var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }  // true
+        func response(for request: ResourceRequest) async throws -> ResourceResponse {
+            print(request.method, request.url)
+            return try await base.response(for: request)
+        }
+    }
+
     static func curlRequester() async throws {
         let requester = try CurlRequester(maxConnectionsPerHost: 16)
         let manager = ResourceManager(requester: requester)
