@@ -32,7 +32,7 @@ func readmeRequestPolicy(tokens: TokenStore) -> (ResourceManager.Configuration, 
     configuration.refreshCredentials = { try await tokens.refresh() }   // on 401, once
     configuration.configureRequest = { request in request.headers["X-Trace"] = UUID().uuidString }
     configuration.retryPolicy = .standard            // 3 attempts; default .none
-    configuration.requestTimeout = .seconds(10)      // per attempt, enforced for any requester
+    configuration.requestTimeout = .seconds(10)      // per attempt, whatever the requester
     configuration.validator = { response, document in /* throw to reject a 2xx */ }
     configuration.fallback = { request, error in diskCopy(of: request.url) }
     configuration.cache = ResponseCache(maximumBytes: 20_000_000)   // off by default

@@ -192,10 +192,17 @@ import Testing
         #expect(clock.now - start < .seconds(25), "the 30 s report was not waited for")
     }
 
+    /// The engine trusts libcurl with the per-attempt limit (no watchdog of its own), so
+    /// libcurl's timeout is what ends the attempt, reported as the limit it is.
     @Test func theEngineTurnsACurlTimeoutIntoATimeout() async throws {
         let server = try await TestServer.hostileHTTP()
+        #expect(try CurlRequester().enforcesRequestTimeout)
+        // The answer would come after 5 s and succeed: only a timeout at the limit throws.
         await #expect {
             _ = try await manager { $0.requestTimeout = .milliseconds(300) }.resource(from: server.url("/slow?ms=5000"))
-        } throws: { ($0 as? HalleyError)?.code == .timeout }
+        } throws: { error in
+            guard let error = error as? HalleyError else { return false }
+            return error.code == .timeout && error.message.contains("per-attempt limit (requestTimeout) of 0.3 seconds")
+        }
     }
 }
