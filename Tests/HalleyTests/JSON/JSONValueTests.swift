@@ -4,6 +4,16 @@ import Testing
 @testable import Halley
 
 @Suite struct JSONValueTests {
+    /// HAL's own member names are read without building a string; names that only start or
+    /// end like them, or spell them with escapes, still come out as written.
+    @Test func halNamesAndTheirLookAlikesParseAsWritten() throws {
+        let text = #"{"hrefs":1,"href":2,"hr\u0065f":3,"_linksx":4,"_links":{},"typ":5,"type":6,"tit":7,"selfie":8}"#
+        let object = try #require(try JSONValue(parsing: text).objectValue)
+        #expect(object.keys == ["hrefs", "href", "_linksx", "_links", "typ", "type", "tit", "selfie"])
+        #expect(object["href"] == 3, "the escaped spelling is the same name: the last value wins")
+        #expect(object["hrefs"] == 1 && object["_linksx"] == 4 && object["selfie"] == 8)
+    }
+
     @Test func parsesEveryKindAndKeepsIntegersApartFromDoubles() throws {
         let value = try JSONValue(
             parsing:
