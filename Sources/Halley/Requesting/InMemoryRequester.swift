@@ -103,6 +103,10 @@ public actor InMemoryRequester: RequesterInterface {
     }
 
     /// Answers from the registered routes; `404` for unknown URLs.
+    ///
+    /// - Throws: `URLError(.timedOut)` when the route's latency, or the latency and its
+    ///   handler together, would pass ``ResourceRequest/timeout``; `CancellationError`; what a
+    ///   handler throws.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         requests.append(request)
         inFlight += 1

@@ -320,6 +320,8 @@ struct Traverser: Sendable {
                 group.addTask {
                     var done: [(Int, Result)] = []
                     while true {
+                        // A failed sibling cancels the group: stop taking elements at once.
+                        try Task.checkCancellation()
                         let index = next.withLock { next -> Int in
                             defer { next += 1 }
                             return next
