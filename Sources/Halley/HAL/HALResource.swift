@@ -15,11 +15,11 @@ import Foundation
 /// stay in the state as written.
 public struct HALResource: Sendable, Hashable {
     /// The resource object as written, `_links` and `_embedded` included.
-    public let json: JSONObject
+    public var json: JSONObject { parts.json }
     /// The resource's links.
-    public let links: Links
+    public var links: Links { parts.links }
     /// The resources in `_embedded`.
-    public let embedded: EmbeddedResources
+    public var embedded: EmbeddedResources { parts.embedded }
     /// The HAL-FORMS templates in `_templates`: what the client can do here. Servers such as
     /// Spring HATEOAS write them only when asked for `application/prs.hal-forms+json` (see
     /// ``RequestPolicy/acceptsForms``); empty otherwise.
@@ -29,18 +29,43 @@ public struct HALResource: Sendable, Hashable {
     /// order.forms.default?.method   // DELETE
     /// order.forms.keys              // ["default"]
     /// ```
-    public let forms: HALForms
+    public var forms: HALForms { parts.forms }
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public var baseURL: URL? { base.url.map(URLResolution.absolute) }
+    public var baseURL: URL? { parts.base.url.map(URLResolution.absolute) }
 
-    /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
-    /// most resources never resolve anything.
-    private let base: Base
     /// Whether this resource came from another's `_embedded` (its ``baseURL`` may then be the
     /// embedding resource's).
-    let isEmbedded: Bool
+    var isEmbedded: Bool { parts.isEmbedded }
+
+    /// Every part in one immutable box. A traversal hands each document from the parser
+    /// through the request pipeline, the fetch table and the merge, about twenty copies: as a
+    /// box a copy is one reference count, where the parts themselves hold a dozen references.
+    private final class Parts: Sendable {
+        let json: JSONObject
+        let links: Links
+        let embedded: EmbeddedResources
+        let forms: HALForms
+        /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
+        /// most resources never resolve anything.
+        let base: Base
+        let isEmbedded: Bool
+
+        init(
+            json: JSONObject, links: Links, embedded: EmbeddedResources, forms: HALForms, base: Base,
+            isEmbedded: Bool
+        ) {
+            self.json = json
+            self.links = links
+            self.embedded = embedded
+            self.forms = forms
+            self.base = base
+            self.isEmbedded = isEmbedded
+        }
+    }
+
+    private let parts: Parts
 
     /// Parses a HAL document.
     ///
@@ -82,7 +107,9 @@ public struct HALResource: Sendable, Hashable {
     init(object: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
         throws(HALDocumentError)
     {
-        json = object
+        let links: Links
+        let forms: HALForms
+        let embedded: EmbeddedResources
         switch object["_links"] {
         case nil, .null?:
             links = Links(scope: scope)
@@ -102,7 +129,6 @@ public struct HALResource: Sendable, Hashable {
             forms = try HALForms(
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
         }
-        isEmbedded = path != "$"
         var base = Base.document(baseURL)
         if let selfLink = links.selfLink, !selfLink.isTemplated { base = .selfLink(selfLink.href, document: baseURL) }
         switch object["_embedded"] {
@@ -119,7 +145,8 @@ public struct HALResource: Sendable, Hashable {
                 code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
                 message: "_embedded is a \(other.kindName), not an object")
         }
-        self.base = base
+        parts = Parts(
+            json: object, links: links, embedded: embedded, forms: forms, base: base, isEmbedded: path != "$")
     }
 
     /// Where ``baseURL`` comes from: a `self` link is parsed only when the base is asked for,
@@ -140,6 +167,23 @@ public struct HALResource: Sendable, Hashable {
                 return url
             }
         }
+    }
+
+    /// Whether two resources have the same JSON, links, embedded resources, forms and base.
+    public static func == (lhs: HALResource, rhs: HALResource) -> Bool {
+        if lhs.parts === rhs.parts { return true }
+        return lhs.json == rhs.json && lhs.links == rhs.links && lhs.embedded == rhs.embedded
+            && lhs.forms == rhs.forms && lhs.parts.base == rhs.parts.base && lhs.isEmbedded == rhs.isEmbedded
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(json)
+        hasher.combine(links)
+        hasher.combine(embedded)
+        hasher.combine(forms)
+        hasher.combine(parts.base)
+        hasher.combine(isEmbedded)
     }
 
     /// The resource's own attributes: everything but `_links` and `_embedded`.
