@@ -117,7 +117,10 @@ public struct JSONObject: Sendable {
 
     /// Appends a member known not to be present yet; used by the parser after its own
     /// duplicate check, to avoid looking the key up twice.
-    mutating func appendNew(_ key: String, _ value: JSONValue) {
+    mutating func appendNew(_ key: String, _ value: consuming JSONValue) {
+        // Objects of one member (link objects) stay exact; a second member makes room for
+        // eight at once, where doubling from one would reallocate three times on the way.
+        if storedMembers.count == 1 { storedMembers.reserveCapacity(8) }
         storedMembers.append(Member(key: key, value: value))
         if index != nil {
             index?[key] = storedMembers.count - 1
