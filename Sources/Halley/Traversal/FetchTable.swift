@@ -66,14 +66,20 @@ final class FetchTable: Sendable {
     func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
         let maxRequests = self.maxRequests
         let step = state.withLock { state -> Join in
+            // Nearly every key is new: claim it with one lookup, and put back what was there.
+            if state.requestCount < maxRequests {
+                guard let existing = state.entries.updateValue(.inFlight([]), forKey: key) else {
+                    state.requestCount += 1
+                    return .fetch
+                }
+                state.entries[key] = existing
+                if case .finished(let result) = existing { return .finished(result) }
+                return .wait
+            }
             switch state.entries[key] {
             case .finished(let result)?: return .finished(result)
             case .inFlight?: return .wait
-            case nil:
-                guard state.requestCount < maxRequests else { return .overLimit }
-                state.requestCount += 1
-                state.entries[key] = .inFlight([])
-                return .fetch
+            case nil: return .overLimit
             }
         }
         switch step {
@@ -132,8 +138,10 @@ final class FetchTable: Sendable {
         var ownerCancelled = false
         if case .failure(let error) = result, error is CancellationError { ownerCancelled = true }
         let waiters = state.withLock { state -> [Waiter] in
-            defer { state.entries[key] = ownerCancelled ? nil : .finished(result) }
-            if case .inFlight(let waiters)? = state.entries[key] { return waiters }
+            let previous =
+                ownerCancelled
+                ? state.entries.removeValue(forKey: key) : state.entries.updateValue(.finished(result), forKey: key)
+            if case .inFlight(let waiters)? = previous { return waiters }
             return []
         }
         for waiter in waiters {
