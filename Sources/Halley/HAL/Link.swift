@@ -75,6 +75,10 @@ public struct Link: Sendable, Hashable {
     /// more often than they are malformed, and a link array of 10,000 would otherwise render
     /// 10,000 paths nobody reads.
     init(json: JSONObject, lazyPath path: () -> String) throws(HALDocumentError) {
+        if Self.isWellFormed(json) {
+            self.json = json
+            return
+        }
         switch json["href"] {
         case .string?:
             break
@@ -105,6 +109,28 @@ public struct Link: Sendable, Hashable {
             }
         }
         self.json = json
+    }
+
+    /// Whether `json` is a valid link object, read in one pass over its members: the common
+    /// case. Any problem is then named by the checks above, in their order.
+    private static func isWellFormed(_ json: JSONObject) -> Bool {
+        var hasHref = false
+        for position in 0..<json.count {
+            switch (json.key(atPosition: position), json.value(atPosition: position)) {
+            case ("href", .string): hasHref = true
+            case ("href", _): return false
+            case ("templated", .bool), ("templated", .null): continue
+            case ("templated", _): return false
+            case ("type", let value), ("deprecation", let value), ("name", let value), ("profile", let value),
+                ("title", let value), ("hreflang", let value):
+                switch value {
+                case .string, .null: continue
+                default: return false
+                }
+            default: continue
+            }
+        }
+        return hasHref
     }
 }
 
