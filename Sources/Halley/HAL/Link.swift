@@ -111,9 +111,14 @@ public struct Link: Sendable, Hashable {
         self.json = json
     }
 
+    /// A link object that ``isWellFormed(_:)`` accepted.
+    init(validated json: JSONObject) {
+        self.json = json
+    }
+
     /// Whether `json` is a valid link object, read in one pass over its members: the common
     /// case. Any problem is then named by the checks above, in their order.
-    private static func isWellFormed(_ json: JSONObject) -> Bool {
+    static func isWellFormed(_ json: JSONObject) -> Bool {
         var hasHref = false
         for position in 0..<json.count {
             switch (json.key(atPosition: position), json.value(atPosition: position)) {

@@ -27,13 +27,47 @@ public struct Links: Sendable, Hashable {
     }
 
     /// The relations in document order, `curies` included.
-    public private(set) var relations: [Relation]
+    public var relations: [Relation] {
+        switch storage {
+        case .relations(let relations): return relations
+        case .document(let object): return object.members.map { Self.relation($0.key, $0.value) }
+        }
+    }
     /// The CURIE prefixes this resource declares itself.
     public private(set) var curies: [CURIE]
     /// Malformed links that were left out, each with its path. See ``HALParsingOptions``.
     public private(set) var problems: [HALDocumentError]
 
     var scope: CURIEScope
+
+    /// Where the relations come from. A parsed `_links` object whose links are all well
+    /// formed is kept as it is, and a relation's `Link` values are made when it is asked for:
+    /// most fetched documents are merged without anyone reading their links.
+    private enum Storage: Sendable {
+        case relations([Relation])
+        /// A `_links` object every member of which is a valid link object or array of them.
+        case document(JSONObject)
+    }
+
+    private var storage: Storage
+
+    /// A member of a `_links` object known to be well formed, as a relation.
+    private static func relation(_ key: String, _ value: JSONValue) -> Relation {
+        switch value {
+        case .array(let elements):
+            return Relation(
+                rel: LinkRelation(key),
+                links: elements.map { element in
+                    guard case .object(let object) = element else { return Link(validated: [:]) }
+                    return Link(validated: object)
+                },
+                isArray: true)
+        case .object(let object):
+            return Relation(rel: LinkRelation(key), links: [Link(validated: object)], isArray: false)
+        default:
+            return Relation(rel: LinkRelation(key), links: [], isArray: false)
+        }
+    }
 
     /// Links with no relations.
     public init() {
@@ -46,22 +80,81 @@ public struct Links: Sendable, Hashable {
         self.init(relations: relations, curies: [], problems: [], scope: .empty)
     }
 
+    /// A well-formed `_links` object without CURIEs, kept as it is (see `Storage`).
+    private init(document: JSONObject, scope: CURIEScope) {
+        storage = .document(document)
+        curies = []
+        problems = []
+        self.scope = scope
+    }
+
     private init(relations: [Relation], curies: [CURIE], problems: [HALDocumentError], scope: CURIEScope) {
-        self.relations = relations
+        storage = .relations(relations)
         self.curies = curies
         self.problems = problems
         self.scope = scope.adding(curies)
     }
 
+    /// Whether two link sets have the same relations (in order, with their shapes), CURIEs,
+    /// problems and enclosing CURIE prefixes.
+    public static func == (lhs: Links, rhs: Links) -> Bool {
+        lhs.relations == rhs.relations && lhs.curies == rhs.curies && lhs.problems == rhs.problems
+            && lhs.scope == rhs.scope
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(relations)
+        hasher.combine(curies)
+        hasher.combine(problems)
+        hasher.combine(scope)
+    }
+
     /// The relation names in document order, without `curies`.
     public var rels: [LinkRelation] {
-        relations.lazy.map(\.rel).filter { $0 != .curies }
+        switch storage {
+        case .relations(let relations): return relations.lazy.map(\.rel).filter { $0 != .curies }
+        case .document(let object): return object.keys.map { LinkRelation($0) }.filter { $0 != .curies }
+        }
     }
 
     /// The relation entry for `rel`, found as written, by expanded URI, or through a prefix
     /// bound to the same namespace.
     public func relation(_ rel: LinkRelation) -> Relation? {
-        scope.match(rel.rawValue, in: relations.lazy.map(\.rel.rawValue)).map { relations[$0] }
+        switch storage {
+        case .relations(let relations):
+            return scope.match(rel.rawValue, in: relations.lazy.map(\.rel.rawValue)).map { relations[$0] }
+        case .document(let object):
+            return position(of: rel, in: object).map {
+                Self.relation(object.key(atPosition: $0), object.value(atPosition: $0))
+            }
+        }
+    }
+
+    /// How many links `rel` has, without making them: a limit can be checked before a
+    /// relation of 400,000 links becomes 400,000 values.
+    func linkCount(for rel: LinkRelation) -> Int? {
+        switch storage {
+        case .relations:
+            return relation(rel)?.links.count
+        case .document(let object):
+            return position(of: rel, in: object).map {
+                if case .array(let elements) = object.value(atPosition: $0) { return elements.count }
+                return 1
+            }
+        }
+    }
+
+    /// Whether the links have a relation `rel` (matched as ``relation(_:)`` matches).
+    func contains(_ rel: LinkRelation) -> Bool {
+        switch storage {
+        case .relations: return relation(rel) != nil
+        case .document(let object): return position(of: rel, in: object) != nil
+        }
+    }
+
+    private func position(of rel: LinkRelation, in object: JSONObject) -> Int? {
+        scope.match(rel.rawValue, in: (0..<object.count).lazy.map { object.key(atPosition: $0) })
     }
 
     /// All links of `rel`; `nil` when the resource has no such relation (as in the original
@@ -72,7 +165,13 @@ public struct Links: Sendable, Hashable {
 
     /// The first link of `rel`.
     public func link(for rel: LinkRelation) -> Link? {
-        relation(rel)?.links.first
+        guard case .document(let object) = storage else { return relation(rel)?.links.first }
+        // Without making the relation's other links.
+        switch position(of: rel, in: object).map({ object.value(atPosition: $0) }) {
+        case .object(let link)?: return Link(validated: link)
+        case .array(let links)?: return links.first?.objectValue.map { Link(validated: $0) }
+        default: return nil
+        }
     }
 
     /// The link of `rel` whose `name` is `name`.
@@ -114,6 +213,7 @@ public struct Links: Sendable, Hashable {
 
     /// The links as the `_links` JSON object, in the shapes they were written.
     public var json: JSONObject {
+        if case .document(let object) = storage { return object }
         var object = JSONObject()
         for relation in relations {
             if relation.isArray {
@@ -127,6 +227,25 @@ public struct Links: Sendable, Hashable {
 }
 
 extension Links {
+    /// Whether every member of a `_links` object is a valid link object or an array of them,
+    /// and none declares CURIEs: such an object serves as the links themselves.
+    private static func isWellFormed(_ json: JSONObject) -> Bool {
+        for position in 0..<json.count {
+            if json.key(atPosition: position) == LinkRelation.curies.rawValue { return false }
+            switch json.value(atPosition: position) {
+            case .object(let object):
+                guard Link.isWellFormed(object) else { return false }
+            case .array(let elements):
+                for element in elements {
+                    guard case .object(let object) = element, Link.isWellFormed(object) else { return false }
+                }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
     /// Reads a `_links` object.
     ///
     /// - Parameters:
@@ -142,6 +261,10 @@ extension Links {
     init(json: JSONObject, lazyPath path: () -> String, scope: CURIEScope, options: HALParsingOptions)
         throws(HALDocumentError)
     {
+        if Self.isWellFormed(json) {
+            self.init(document: json, scope: scope)
+            return
+        }
         var relations: [Relation] = []
         relations.reserveCapacity(json.count)
         var problems: [HALDocumentError] = []

@@ -59,7 +59,7 @@ struct Traverser: Sendable {
         if let entry = collection.embedded.entry(for: key) {
             return try await mergedAll(entry.resources, nodes: nodes)
         }
-        if collection.links.relation(key) != nil,
+        if collection.links.contains(key),
             case .links(let links, _) = try context.resolver.find(
                 key, named: nil, in: collection, includePath: includePath)
         {
@@ -92,7 +92,7 @@ struct Traverser: Sendable {
     private func collectionSize(_ collection: HALResource) -> Int {
         let key = LinkRelation(context.itemKey)
         if let entry = collection.embedded.entry(for: key) { return entry.resources.count }
-        if let relation = collection.links.relation(key) { return relation.links.count }
+        if let count = collection.links.linkCount(for: key) { return count }
         return collection.embedded.entries.count == 1 ? collection.embedded.entries[0].resources.count : 0
     }
 
@@ -239,7 +239,7 @@ struct Traverser: Sendable {
 
     private func isCollection(_ resource: HALResource) -> Bool {
         let key = LinkRelation(context.itemKey)
-        return resource.embedded.entry(for: key) != nil || resource.links.relation(key) != nil
+        return resource.embedded.entry(for: key) != nil || resource.links.contains(key)
     }
 
     // MARK: Fan-out

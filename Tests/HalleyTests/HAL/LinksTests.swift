@@ -99,4 +99,53 @@ import Testing
         #expect(links.json["item"]?[1]?["title"] == "C")
         #expect(Link(href: "/x{?y}", templated: true).json == ["href": "/x{?y}", "templated": true])
     }
+
+    /// A parsed `_links` whose links are all well formed is read from the document on demand;
+    /// every question must get the answer the same links built in code give.
+    @Test func wellFormedParsedLinksAnswerAsLinksBuiltInCode() throws {
+        let body = """
+            {"_links": {"self": {"href": "/orders/1", "title": null},
+                        "item": [{"href": "/items/1"}, {"href": "/items/2", "name": "b", "templated": false}],
+                        "none": [],
+                        "find": {"href": "/orders{?q}", "templated": true, "x-extra": 1}}}
+            """
+        let parsed = try HALResource(parsing: Data(body.utf8)).links
+        let item2 = try Link(json: ["href": "/items/2", "name": "b", "templated": false])
+        let find = try Link(json: ["href": "/orders{?q}", "templated": true, "x-extra": 1])
+        let built = Links([
+            "self": [try Link(json: ["href": "/orders/1", "title": nil])],
+            "item": [Link(href: "/items/1"), item2],
+            "none": [],
+            "find": [find],
+        ])
+        #expect(parsed == built)
+        #expect(parsed.hashValue == built.hashValue)
+        #expect(parsed.relations == built.relations)
+        #expect(parsed.rels == ["self", "item", "none", "find"])
+        #expect(parsed.json == built.json)
+        #expect(parsed.link(for: "item") == Link(href: "/items/1"))
+        #expect(parsed.link(for: "none") == nil)
+        #expect(parsed.links(for: "item") == [Link(href: "/items/1"), item2])
+        #expect(parsed.link(for: "item", named: "b") == item2)
+        #expect(parsed.relation("find")?.isArray == false)
+        #expect(parsed.relation("none")?.isArray == true)
+        #expect(parsed.relation("missing") == nil)
+        #expect(parsed.linkCount(for: "item") == 2)
+        #expect(parsed.linkCount(for: "find") == 1)
+        #expect(parsed.contains("none") && !parsed.contains("missing"))
+        #expect(parsed.selfLink?.href == "/orders/1")
+    }
+
+    /// One malformed link anywhere keeps the whole `_links` on the checked path: the good
+    /// links are all there, the bad one is a problem, not a link.
+    @Test func aMalformedLinkIsLeftOutWhereverItIs() throws {
+        let body = """
+            {"_links": {"self": {"href": "/a"}, "item": [{"href": "/i/1"}, {"href": 2}]}}
+            """
+        let links = try HALResource(parsing: Data(body.utf8), options: HALParsingOptions(malformedLinks: .report))
+            .links
+        #expect(links.links(for: "item") == [Link(href: "/i/1")])
+        #expect(links.linkCount(for: "item") == 1)
+        #expect(links.problems.map(\.code) == [.hrefNotString])
+    }
 }
