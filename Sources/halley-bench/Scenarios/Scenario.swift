@@ -40,6 +40,7 @@ enum ScenarioRegistry {
         ScaleScenario(),
         LimitScenario(),
         TransportScenario(),
+        TraversalCostScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.
