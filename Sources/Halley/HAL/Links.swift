@@ -27,6 +27,9 @@ public struct Links: Sendable, Hashable {
     }
 
     /// The relations in document order, `curies` included.
+    ///
+    /// For links parsed from a document this array is made on each read; a loop over it should
+    /// read it once. ``relation(_:)`` and ``link(for:)`` make only what they return.
     public var relations: [Relation] {
         switch storage {
         case .relations(let relations): return relations
