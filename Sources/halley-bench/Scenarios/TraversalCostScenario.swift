@@ -1,12 +1,6 @@
 import Foundation
 import Halley
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The engine's cost per resource, read as CPU time as well as wall time, at one size.
 ///
 /// This VM's speed drifts by tens of percent over seconds, so wall time alone cannot tell a
@@ -36,11 +30,11 @@ struct TraversalCostScenario: Scenario {
         var cpu: [Double] = []
         for repetition in 0..<(settings.repetitions + settings.warmups) {
             await requester.resetCounts()
-            let cpuBefore = Self.processCPUSeconds()
+            let cpuBefore = ProcessCPU.seconds()
             let started = ContinuousClock.now
             let document = try await manager.resource(from: root, includes: ["[items]"], options: options)
             let elapsed = ContinuousClock.now - started
-            let cpuUsed = Self.processCPUSeconds() - cpuBefore
+            let cpuUsed = ProcessCPU.seconds() - cpuBefore
             guard document.objectValue?["items"]?.arrayValue?.count == size else {
                 throw BenchError("traversal-cost: the result does not hold \(size) items")
             }
@@ -63,17 +57,5 @@ struct TraversalCostScenario: Scenario {
                 .measured("cpu_utilisation", "CPU time / wall time (cores kept busy)", unit: .ratio, utilisation),
             ],
             notes: [])
-    }
-
-    /// User and system CPU time of the whole process so far.
-    private static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-            getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// This process's CPU time, user plus system, every thread.
+enum ProcessCPU {
+    static func seconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+            let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return .nan }
+        func value(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return value(usage.ru_utime) + value(usage.ru_stime)
+    }
+}
