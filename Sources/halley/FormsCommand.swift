@@ -26,12 +26,19 @@ struct FormsCommand {
         for problem in resource.problems where Self.isTemplateProblem(problem) {
             // Problems recorded while parsing do not carry the URL; the help promises it.
             let place = (problem.url ?? session.rootURL).absoluteString
-            console.error("warning: malformed template skipped: \(problem.location) in \(place)")
+            console.error("warning: \(Self.outcome(of: problem, in: resource.forms)): \(problem.location) in \(place)")
         }
         if resource.forms.isEmpty, resource.forms.problems.isEmpty {
             console.error("note: \(session.rootURL.absoluteString) has no HAL-FORMS templates (_templates)")
         }
         return .success
+    }
+
+    /// What became of the template a problem belongs to: left out, or kept with the member
+    /// read as the message says.
+    static func outcome(of problem: HALDocumentError, in forms: HALForms) -> String {
+        if let key = problem.templateKey, forms[key] != nil { return "template \(key) kept" }
+        return "malformed template skipped"
     }
 
     /// Whether a document problem belongs to `_templates` rather than to links.

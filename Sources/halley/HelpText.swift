@@ -191,8 +191,12 @@ enum HelpText {
         rows= and "templated". OPTIONS lists inline values (VALUE=PROMPT when the prompt
         differs) or "link HREF", then "selected ..." and "items MIN..MAX". "-" marks an
         absent value; control characters show as \\uXXXX.
-        Malformed templates are skipped and listed on stderr
+        Malformed templates (no method, an unreadable target, contentType or property name)
+        are skipped and listed on stderr
           halley: warning: malformed template skipped: MESSAGE at JSON-PATH in URL
+        and members of the wrong type, read as the HAL-FORMS draft says ("true" as true,
+        "1" as 1, anything else as absent), keep their template and are listed as
+          halley: warning: template KEY kept: MESSAGE at JSON-PATH in URL
         and a document without templates gets
           halley: note: URL has no HAL-FORMS templates (_templates)
         with exit status 0 in both cases.
@@ -217,17 +221,20 @@ enum HelpText {
                         [--header "Name: Value"]... [--allow-origin ORIGIN]... [--fixtures DIR]
                         [--timeout SECONDS] [--deadline SECONDS] [--retries N]
 
-        Fetches <url> asking for HAL-FORMS, fills the template KEY ("default" unless --form
-        says) with the --field values, checks every value against the template (required,
-        readOnly, regex, lengths, min/max/step, type formats, options, item counts, names
-        the template does not declare), and only then sends the request with the template's
-        method and content type: JSON or form-encoded bodies, or the query for GET, HEAD and
-        DELETE. Properties without a --field send their default value.
+        Fetches <url> asking for HAL-FORMS, fills the template KEY (without --form, the one
+        keyed "default", else the first in the document) with the --field values, checks
+        every value against the template (required, readOnly, regex, lengths, min/max/step,
+        type formats, options, item counts, names the template does not declare), and only
+        then sends the request with the template's method and content type: JSON or
+        form-encoded bodies, or the query for GET, HEAD and DELETE. Properties without a
+        --field send their default value. Members of the template that were not as written
+        are listed first, as "halley forms" lists them:
+          halley: warning: template KEY kept: MESSAGE at JSON-PATH in URL
 
         Values are text, except: a number or range property's value that reads as a number
         is sent as a JSON number, a checkbox's "true"/"false" as a Boolean. Repeat --field
-        with the same NAME to send a list (a property whose options allow several items
-        always gets a list).
+        with the same NAME to send a list (a property with options always gets a list,
+        unless its maxItems is 1).
 
         On success the response body is printed on stdout (JSON pretty-printed with sorted
         keys) and one line on stderr:
@@ -238,7 +245,7 @@ enum HelpText {
           halley: N values do not satisfy template "KEY" (NAMES); nothing was sent
 
         OPTIONS
-          --form KEY              the template to submit (default: "default")
+          --form KEY              the template to submit (default: "default", else the first)
           --field NAME=VALUE      a value; repeatable, a repeated NAME makes a list
           --var NAME=VALUE        expands a templated <url>, templated targets and default
                                   values; repeatable

@@ -17,6 +17,11 @@ struct SubmitCommand {
         let session = try Session(arguments.request, observer: reporter.observe, acceptsForms: true)
         let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         let form = try resource.form(arguments.form)
+        for problem in form.problems {
+            // The template is used as the draft reads it; say which members were not as written.
+            let place = (problem.url ?? session.rootURL).absoluteString
+            console.error("warning: template \(form.key) kept: \(problem.location) in \(place)")
+        }
         let values = Self.values(arguments.fields, for: form)
         let response: ActionResponse
         do {
@@ -54,7 +59,8 @@ struct SubmitCommand {
             let given = texts[name] ?? []
             let property = form.property(named: name)
             let items = given.map { typed($0, as: property?.inputType ?? .text) }
-            let isList = given.count > 1 || (property?.options?.maxItems ?? 1) > 1
+            // As the defaults do: a property with options takes a list unless maxItems is 1.
+            let isList = given.count > 1 || property?.options.map { !$0.takesOneValue } == true
             values[name] = isList ? .array(items) : items.first
         }
         return values

@@ -12,7 +12,8 @@ extension FollowChain {
     ///
     /// The chain runs with ``RequestPolicy/acceptsForms`` set, so every hop asks for
     /// `application/prs.hal-forms+json` (a template of an embedded resource is only there when
-    /// its container was served as HAL-FORMS). A key the resource does not have is
+    /// its container was served as HAL-FORMS). `"default"`, the default key, is the default
+    /// template: the one keyed `default`, else the first. A key the resource does not have is
     /// ``HalleyError/Code/missingForm`` listing the keys it has; a malformed template is
     /// ``HalleyError/Code/invalidDocument`` with the recorded problem.
     public func form(_ key: String = "default") -> FormStep {

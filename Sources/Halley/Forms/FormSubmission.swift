@@ -38,8 +38,8 @@ enum FormEncoding: Sendable {
 /// Turns a template and values into a request: defaults, the target URL, the body or query.
 enum FormSubmission {
     /// The value each property has when the caller gives none: its `value` (a templated one
-    /// expanded with `variables`), else its options' `selectedValues` (a list when there are
-    /// several or the property takes several).
+    /// expanded with `variables`), else its options' `selectedValues`: a JSON array, as the
+    /// draft serialises them, except that `maxItems: 1` makes one value.
     ///
     /// - Throws: ``HalleyError/Code/invalidTemplate`` for a templated value that cannot be expanded.
     static func defaults(of form: HALForm, variables: [String: TemplateValue]) throws(HalleyError)
@@ -61,8 +61,7 @@ enum FormSubmission {
                 }
                 defaults[property.name] = value
             } else if let options = property.options, let selected = options.selectedValues, !selected.isEmpty {
-                defaults[property.name] =
-                    selected.count == 1 && (options.maxItems ?? 1) <= 1 ? selected[0] : .array(selected)
+                defaults[property.name] = selected.count == 1 && options.takesOneValue ? selected[0] : .array(selected)
             }
         }
         return defaults

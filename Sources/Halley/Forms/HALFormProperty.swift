@@ -10,8 +10,9 @@ import Foundation
 /// property.max            // Optional(10.0)
 /// ```
 ///
-/// Every member of the HAL-FORMS property object is read and type-checked; members the spec
-/// does not define (Spring's `multi`, vendor extensions) are kept in ``json``.
+/// Every member of the HAL-FORMS property object is read and type-checked (a member of the
+/// wrong type is read as the draft says and recorded in ``problems``); members the spec does
+/// not define (Spring's `multi`, vendor extensions) are kept in ``json``.
 /// ``ResourceManager/submit(_:of:values:options:)`` checks values against the constraints
 /// before sending (see ``HALFormValidationError`` for each rule).
 public struct HALFormProperty: Sendable, Hashable {
@@ -54,47 +55,62 @@ public struct HALFormProperty: Sendable, Hashable {
     public let options: HALFormOptions?
     /// The property object as written, including members HAL-FORMS does not define.
     public let json: JSONObject
+    /// Members of the property (and of its ``options``) that could not be read as written,
+    /// each with its JSON path and a message saying how it was read instead (as the value
+    /// it spells, or as absent). Empty for a well-formed property.
+    public let problems: [HALDocumentError]
 
     /// Reads a property object, checking every member HAL-FORMS defines.
     ///
-    /// - Throws: ``HALDocumentError`` with ``HALDocumentError/Code/missingPropertyName`` (no
-    ///   `name`, or an empty one) or ``HALDocumentError/Code/invalidFormMember`` (a member of
-    ///   the wrong type, a negative length, a `step` that is not positive, an options item
-    ///   without its value field).
+    /// A member of the wrong type is read as the HAL-FORMS draft asks, not thrown: a string
+    /// spelling the right type (`"required": "true"`, `"maxLength": "40"`) as that value,
+    /// anything else (`"required": "yes"`, a negative length, a `step` that is not positive,
+    /// `options` that are not an object) as absent, so the default applies. Each is recorded
+    /// in ``problems``.
+    ///
+    /// - Throws: ``HALDocumentError`` with ``HALDocumentError/Code/missingPropertyName`` when
+    ///   there is no `name` string, or an empty one: a value cannot be sent without it.
     public init(json: JSONObject, path: String = "$") throws(HALDocumentError) {
-        let reader = FormMemberReader(object: json, path: path, what: "property")
-        guard let name = try reader.string("name"), !name.isEmpty else {
+        var reader = FormMemberReader(object: json, path: path, what: "property")
+        guard let name = try reader.requiredString("name"), !name.isEmpty else {
             throw HALDocumentError(
                 code: .missingPropertyName, path: path, message: "template property has no name")
         }
         self.name = name
-        prompt = try reader.string("prompt")
-        required = try reader.bool("required") ?? false
-        readOnly = try reader.bool("readOnly") ?? false
-        templated = try reader.bool("templated") ?? false
+        prompt = reader.string("prompt")
+        required = reader.bool("required", absent: false)
+        readOnly = reader.bool("readOnly", absent: false)
+        templated = reader.bool("templated", absent: false)
         value = json["value"]?.unlessNull
         // The spec: an empty regex is ignored.
-        regex = try reader.string("regex").flatMap { $0.isEmpty ? nil : $0 }
-        min = try reader.number("min")
-        max = try reader.number("max")
-        minLength = try reader.count("minLength")
-        maxLength = try reader.count("maxLength")
-        step = try reader.number("step")
+        regex = reader.string("regex").flatMap { $0.isEmpty ? nil : $0 }
+        min = reader.number("min")
+        max = reader.number("max")
+        minLength = reader.count("minLength")
+        maxLength = reader.count("maxLength")
+        let step = reader.number("step")
         if let step, !(step > 0) || !step.isFinite {
-            throw reader.invalid("step", "is \(step), not a positive number")
+            reader.note("step", "is \(FormNumber(step)), not a positive number; ignored")
+            self.step = nil
+        } else {
+            self.step = step
         }
-        placeholder = try reader.string("placeholder")
-        type = try reader.string("type").flatMap { $0.isEmpty ? nil : HALFormInputType(rawValue: $0) }
-        cols = try reader.count("cols")
-        rows = try reader.count("rows")
+        placeholder = reader.string("placeholder")
+        type = reader.string("type").flatMap { $0.isEmpty ? nil : HALFormInputType(rawValue: $0) }
+        cols = reader.count("cols")
+        rows = reader.count("rows")
         switch json["options"] {
         case nil, .null?:
             options = nil
         case .object(let object)?:
-            options = try HALFormOptions(json: object, path: JSONPath.appending(.key("options"), to: path))
+            let options = try HALFormOptions(json: object, path: JSONPath.appending(.key("options"), to: path))
+            reader.note(options.problems)
+            self.options = options
         case let other?:
-            throw reader.invalid("options", "is a \(other.kindName), not an object")
+            reader.note("options", "is \(FormMemberReader.shown(other)), not an object; ignored")
+            options = nil
         }
+        problems = reader.problems
         self.json = json
     }
 
@@ -187,7 +203,9 @@ public struct HALFormOptions: Sendable, Hashable {
     /// The values listed in the document, each with its prompt; `nil` when there is no
     /// `inline` member.
     public let inline: [HALFormOption]?
-    /// Where to fetch the values: a HAL link object (`href`, `templated`, `type`).
+    /// Where to fetch the values: a HAL link object (`href`, `templated`, `type`). A member of
+    /// the wrong type is read as the draft says (a `templated` of `"false"` as `false`) and
+    /// recorded in ``problems``; ``Link/json`` then holds the link as read.
     public let link: Link?
     /// The member of an object item holding its prompt: `prompt` unless the document says.
     public let promptField: String
@@ -204,16 +222,23 @@ public struct HALFormOptions: Sendable, Hashable {
     public let maxItems: Int?
     /// The options object as written.
     public let json: JSONObject
+    /// Members of the options object that could not be read as written, each with its JSON
+    /// path and a message saying how it was read instead. Empty for well-formed options.
+    public let problems: [HALDocumentError]
 
     /// Reads an options object.
     ///
-    /// - Throws: ``HALDocumentError`` with ``HALDocumentError/Code/invalidFormMember`` for a
-    ///   member of the wrong type, an inline object item without its value field, or a
-    ///   malformed `link` (with the link's own code, such as ``HALDocumentError/Code/missingHref``).
+    /// Nothing in it is thrown: the draft says options a client cannot parse are ignored. A
+    /// member of the wrong type is read as the value it spells (`"maxItems": "1"`, a link's
+    /// `"templated": "false"`) or as absent, an inline item without its value is left out, and
+    /// a link without an `href` string is no link; each is recorded in ``problems``.
+    ///
+    /// - Throws: Nothing: every problem is recorded instead. The signature still says
+    ///   `throws` so that code written when a malformed member threw keeps compiling.
     public init(json: JSONObject, path: String = "$") throws(HALDocumentError) {
-        let reader = FormMemberReader(object: json, path: path, what: "options")
-        let promptField = try reader.string("promptField") ?? ""
-        let valueField = try reader.string("valueField") ?? ""
+        var reader = FormMemberReader(object: json, path: path, what: "options")
+        let promptField = reader.string("promptField") ?? ""
+        let valueField = reader.string("valueField") ?? ""
         self.promptField = promptField.isEmpty ? "prompt" : promptField
         self.valueField = valueField.isEmpty ? "value" : valueField
         switch json["inline"] {
@@ -224,46 +249,112 @@ public struct HALFormOptions: Sendable, Hashable {
             var options: [HALFormOption] = []
             options.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
-                let itemPath = JSONPath.appending(.index(index), to: inlinePath)
                 guard
                     let option = HALFormOption(
                         item: item, promptField: self.promptField, valueField: self.valueField)
                 else {
-                    throw HALDocumentError(
-                        code: .invalidFormMember, path: itemPath,
-                        message: item.objectValue == nil
-                            ? "options item is a \(item.kindName), not a value or an object"
-                            : "options item has no \"\(self.valueField)\" value")
+                    reader.note([
+                        HALDocumentError(
+                            code: .invalidFormMember, path: JSONPath.appending(.index(index), to: inlinePath),
+                            message: item.objectValue == nil
+                                ? "options item is \(FormMemberReader.shown(item)), not a value or an object; left out"
+                                : "options item has no \"\(self.valueField)\" value; left out")
+                    ])
+                    continue
                 }
                 options.append(option)
             }
             inline = options
         case let other?:
-            throw reader.invalid("inline", "is a \(other.kindName), not an array")
+            reader.note("inline", "is \(FormMemberReader.shown(other)), not an array; ignored")
+            inline = nil
         }
         switch json["link"] {
         case nil, .null?:
             link = nil
         case .object(let object)?:
-            link = try Link(json: object, path: JSONPath.appending(.key("link"), to: path))
+            let (link, problems) = Self.readLink(object, path: JSONPath.appending(.key("link"), to: path))
+            reader.note(problems)
+            self.link = link
         case let other?:
-            throw reader.invalid("link", "is a \(other.kindName), not a link object")
+            reader.note("link", "is \(FormMemberReader.shown(other)), not a link object; ignored")
+            link = nil
         }
         switch json["selectedValues"] {
         case nil, .null?:
             selectedValues = nil
         case .array(let values)?:
-            if let bad = values.first(where: { HALFormOption.text(of: $0) == nil || $0.isNull }) {
-                throw reader.invalid("selectedValues", "holds a \(bad.kindName), not a value")
+            if let bad = values.first(where: { HALFormOption.text(of: $0) == nil }) {
+                reader.note("selectedValues", "holds \(FormMemberReader.shown(bad)), not a value; ignored")
+                selectedValues = nil
+            } else {
+                selectedValues = values
             }
-            selectedValues = values
         case let other?:
-            throw reader.invalid("selectedValues", "is a \(other.kindName), not an array")
+            reader.note("selectedValues", "is \(FormMemberReader.shown(other)), not an array; ignored")
+            selectedValues = nil
         }
-        minItems = try reader.count("minItems")
-        maxItems = try reader.count("maxItems")
+        minItems = reader.count("minItems")
+        maxItems = reader.count("maxItems")
+        problems = reader.problems
         self.json = json
     }
+
+    /// The link of an options object, with what is wrong in it read as the HAL-FORMS draft
+    /// asks (its own example writes `"templated": "false"`): a string spelling `true` or
+    /// `false` as that Boolean, other wrong types left out; `nil` without an `href` string.
+    static func readLink(_ object: JSONObject, path: String) -> (Link?, [HALDocumentError]) {
+        if Link.isWellFormed(object) { return (Link(validated: object), []) }
+        var problems: [HALDocumentError] = []
+        func note(_ code: HALDocumentError.Code, _ key: String, _ message: String) {
+            problems.append(
+                HALDocumentError(code: code, path: JSONPath.appending(.key(key), to: path), message: message))
+        }
+        switch object["href"] {
+        case .string?:
+            break
+        case nil, .null?:
+            return (
+                nil, [HALDocumentError(code: .missingHref, path: path, message: "options link has no href; ignored")]
+            )
+        case let other?:
+            note(.hrefNotString, "href", "options link href is \(FormMemberReader.shown(other)), not a string; ignored")
+            return (nil, problems)
+        }
+        var cleaned = object
+        switch object["templated"] {
+        case nil, .null?, .bool?:
+            break
+        case let other?:
+            let spelled = FormMemberReader.spelled(other)?.boolValue
+            note(
+                .templatedNotBoolean, "templated",
+                "options link templated is \(FormMemberReader.shown(other)), not true or false; read as "
+                    + "\(spelled ?? false)")
+            cleaned["templated"] = spelled.map { .bool($0) }
+        }
+        for key in ["type", "deprecation", "name", "profile", "title", "hreflang"] {
+            switch object[key] {
+            case nil, .null?, .string?: continue
+            case let other?:
+                note(
+                    .linkPropertyNotString, key,
+                    "options link \(key) is \(FormMemberReader.shown(other)), not a string; ignored")
+                cleaned[key] = nil
+            }
+        }
+        return (Link(validated: cleaned), problems)
+    }
+
+    /// Whether a value of this property is one item rather than a list: only when
+    /// `maxItems` is 1. Without `maxItems` the number of items is unbounded, so values
+    /// (`selectedValues` among them) travel as a JSON array, as the draft says.
+    ///
+    /// ```swift
+    /// try HALFormOptions(json: ["inline": ["a", "b"], "maxItems": 1]).takesOneValue   // true
+    /// try HALFormOptions(json: ["inline": ["a", "b"]]).takesOneValue                  // false
+    /// ```
+    public var takesOneValue: Bool { maxItems == 1 }
 
     /// Options items read from a fetched list, with this object's fields.
     func items(from values: [JSONValue]) -> [HALFormOption?] {

@@ -93,6 +93,8 @@ extension ResourceManager {
     /// The values a property may take: its inline options, or the list its options link to,
     /// fetched through the manager's pipeline (credentials to the resource's origin only) with
     /// the link's template expanded with `variables` over the call's (`{?q}` for type-ahead).
+    /// The request's `Accept` is the link's `type`, else `application/json`, as the HAL-FORMS
+    /// draft says (headers you configure still apply on top, as for every request).
     ///
     /// ```swift
     /// let shipping = order.forms.default!.property(named: "shipping")!
@@ -135,10 +137,22 @@ extension ResourceManager {
         if let deprecation = link.deprecation {
             pipeline.emit(.deprecatedLinkFollowed(includePath: nil, url: url, deprecation: deprecation))
         }
-        return try await pipeline.perform(url, method: .get, includePath: nil) { (response) throws(HalleyError) in
+        return try await pipeline.perform(
+            url, method: .get, includePath: nil, acceptHeader: Self.optionsAccept(for: link)
+        ) { (response) throws(HalleyError) in
             try pipeline.validate(response, document: nil, includePath: nil)
             return try Self.optionList(response, of: property.name, choices: choices, itemKey: itemKey)
         }
+    }
+
+    /// The `Accept` of an options list: the link's `type`, as the HAL-FORMS draft says, else
+    /// `application/json`. A `type` that could not be a header value (control characters, no
+    /// `/`) is a hint nobody can send, and `application/json` is asked for instead.
+    static func optionsAccept(for link: Link) -> String {
+        let type = link.type?.trimmingCharacters(in: .whitespaces) ?? ""
+        let sendable =
+            type.contains("/") && type.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || ("!"..."~").contains($0) }
+        return sendable ? type : "application/json"
     }
 
     /// The options in a fetched body: a JSON array, or a HAL collection's embedded items.

@@ -49,7 +49,10 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         /// A template property has no `name`, or an empty one.
         public static let missingPropertyName = Code(rawValue: "missingPropertyName")
         /// A member of a template, a property or its options has the wrong type or an
-        /// impossible value (`required: "yes"`, `min: "3"`, `step: 0`, `maxLength: -1`).
+        /// impossible value (`required: "yes"`, `min: "3"`, `step: 0`, `maxLength: -1`). For
+        /// `method`, `target`, `contentType` and `properties` the template is left out; other
+        /// members are read as the HAL-FORMS draft says and the template kept
+        /// (``HALForm/problems``).
         public static let invalidFormMember = Code(rawValue: "invalidFormMember")
         /// The code's name.
         public var description: String { rawValue }
@@ -71,8 +74,9 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     /// The `name` of a malformed link, when it has a string one. Selecting a link by name
     /// (`rel@name`) skips malformed siblings and fails only on the link it selects.
     public internal(set) var linkName: String?
-    /// The key of a malformed HAL-FORMS template (`default`, `updateEmployee`); `nil` for
-    /// link problems and for an `_templates` that is not an object.
+    /// The key of the HAL-FORMS template a problem belongs to (`default`, `updateEmployee`),
+    /// whether the template was left out or kept with a member read as its default; `nil`
+    /// for link problems and for an `_templates` that is not an object.
     public internal(set) var templateKey: String?
 
     /// Creates an error.

@@ -195,8 +195,8 @@ public struct HALResource: Sendable, Hashable {
     }
 
     /// Every malformed link and HAL-FORMS template left out of this resource and the
-    /// resources it embeds, and every `_embedded` relation that holds plain values rather than
-    /// resources.
+    /// resources it embeds, every template member read as its default (``HALForm/problems``),
+    /// and every `_embedded` relation that holds plain values rather than resources.
     public var problems: [HALDocumentError] {
         links.problems + forms.problems + embedded.problems
             + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }

@@ -45,7 +45,8 @@ final class RequestPipeline: Sendable {
     /// first, plain HAL as good (a server without forms still answers), then the rest.
     static let formsAccept = "application/prs.hal-forms+json, " + accept
 
-    /// The one `Accept` rule: every request of a call, traversal, action or form, gets it here.
+    /// The one `Accept` rule: every request of a call, traversal, action or form, gets it here
+    /// (only a HAL-FORMS options list asks for its own media type).
     static func accept(forms: Bool) -> String { forms ? formsAccept : accept }
 
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
@@ -113,13 +114,14 @@ final class RequestPipeline: Sendable {
 
     /// Sends one request with the whole policy and turns the response into a value with
     /// `accept`; when either fails and a fallback supplies a response, that response goes
-    /// through `accept` instead.
+    /// through `accept` instead. `acceptHeader` replaces the call's HAL `Accept` for a request
+    /// that asks for something else (a HAL-FORMS options list asks for its link's `type`).
     func perform<Value>(
-        _ url: URL, method: HTTPMethod, body: RequestBody = .none, includePath: String?,
+        _ url: URL, method: HTTPMethod, body: RequestBody = .none, includePath: String?, acceptHeader: String? = nil,
         accept: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
         try checkScheme(url, includePath: includePath)
-        let draft = Draft(url: url, method: method, body: body, includePath: includePath)
+        let draft = Draft(url: url, method: method, body: body, includePath: includePath, accept: acceptHeader)
         let first = try await build(draft)
         do {
             return try accept(try await exchange(draft, first: first))
@@ -173,6 +175,8 @@ final class RequestPipeline: Sendable {
         let method: HTTPMethod
         let body: RequestBody
         let includePath: String?
+        /// `Accept` when not the call's HAL one.
+        let accept: String?
     }
 
     /// A built request and the credential generation it was built with.
@@ -194,7 +198,7 @@ final class RequestPipeline: Sendable {
         request.credentialHeaders = credentialHeaders
         request.trustedOrigins = trustedOrigins
         request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = Self.accept(forms: policy.acceptsForms == true)
+        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
         var fields = headers
         if let headerProvider {
             do {

@@ -83,15 +83,27 @@ import Testing
 
     @Test func malformedTemplatesAreListedAndAResourceWithoutFormsGetsANote() async throws {
         let broken = try await CLIRunner.run([
-            "forms", "--fixtures", Self.fixtures, "https://api.example.com/malformed/required-string",
+            "forms", "--fixtures", Self.fixtures, "https://api.example.com/malformed/missing-method",
         ])
         #expect(broken.status == 0, "\(broken)")
         #expect(broken.stdout.hasPrefix("default: POST https://api.example.com/things/1"))
+        #expect(!broken.stdout.contains("broken: "))
         #expect(
             broken.stderrLines == [
-                "halley: warning: malformed template skipped: property required is a string, not true or false "
-                    + "at $._templates.broken.properties[0].required in https://api.example.com/malformed/required-string"
+                "halley: warning: malformed template skipped: template broken has no method "
+                    + "at $._templates.broken in https://api.example.com/malformed/missing-method"
             ], "\(broken)")
+        let kept = try await CLIRunner.run([
+            "forms", "--fixtures", Self.fixtures, "https://api.example.com/malformed/required-string",
+        ])
+        #expect(kept.status == 0, "\(kept)")
+        #expect(table(kept.stdout, key: "broken").dropFirst().map { $0[3] } == ["no"], #""yes" reads as false"#)
+        #expect(
+            kept.stderrLines == [
+                "halley: warning: template broken kept: property required is the string \"yes\", not true or false; "
+                    + "read as false at $._templates.broken.properties[0].required "
+                    + "in https://api.example.com/malformed/required-string"
+            ], "\(kept)")
         let plain = try await CLIRunner.fixtures("forms", ["\(CLIRunner.api)/contacts/1"])
         #expect(plain.status == 0, "\(plain)")
         #expect(plain.stdout.isEmpty)
@@ -102,6 +114,107 @@ import Testing
             "links", "--fixtures", Self.fixtures, "https://api.example.com/malformed/required-string",
         ])
         #expect(links.stderr.isEmpty, "\(links)")
+    }
+
+    @Test func formsReadsMembersOfTheWrongTypeAsTheDraftSays() async throws {
+        let result = try await CLIRunner.run([
+            "forms", "--fixtures", Self.fixtures, "https://shop.example.com/wrong-member-types",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.hasPrefix("default: POST https://shop.example.com/orders (application/json) \"Check out\""))
+        let rows = table(result.stdout, key: "default")
+        try #require(rows.dropFirst().map { $0[0] } == ["email", "basket", "gift", "note", "delivery", "size"])
+        #expect(rows[1][3] == "yes", "required \"true\"")
+        #expect(rows[2][4] == "yes", "readOnly \"true\"")
+        #expect(rows[4][6] == "maxLength=140")
+        #expect(rows[5][7] == "link https://shop.example.com/delivery-options; items 0..1")
+        #expect(result.stderrLines.count == 9, "\(result)")
+        #expect(
+            result.stderrLines.allSatisfy {
+                $0.hasPrefix("halley: warning: template default kept: ")
+                    && $0.hasSuffix(" in https://shop.example.com/wrong-member-types")
+            }, "\(result)")
+        #expect(
+            result.stderrLines.contains(
+                "halley: warning: template default kept: options link templated is the string \"false\", not true or "
+                    + "false; read as false at $._templates.default.properties[4].options.link.templated "
+                    + "in https://shop.example.com/wrong-member-types"), "\(result)")
+    }
+
+    @Test func submitUsesATemplateWithMembersOfTheWrongType() async throws {
+        let server = try await TestServer.shared()
+        let marker = "c" + String(UUID().uuidString.prefix(8)).lowercased() + "@example.org"
+        let result = try await CLIRunner.run([
+            "submit", server.url("/forms/lenient").absoluteString, "--field", "email=\(marker)",
+            "--field", "delivery=standard", "--field", "colour=slate",
+        ])
+        #expect(result.status == 0, "\(result)")
+        let place = server.url("/forms/lenient").absoluteString
+        #expect(
+            result.stderrLines == [
+                "halley: warning: template default kept: property required is the string \"true\", not true or false; "
+                    + "read as true at $._templates.default.properties[0].required in \(place)",
+                "halley: warning: template default kept: property readOnly is the string \"true\", not true or false; "
+                    + "read as true at $._templates.default.properties[1].readOnly in \(place)",
+                "halley: warning: template default kept: options link templated is the string \"false\", not true or "
+                    + "false; read as false at $._templates.default.properties[2].options.link.templated in \(place)",
+                "halley: warning: template default kept: options maxItems is the string \"1\", not a number; "
+                    + "read as 1 at $._templates.default.properties[2].options.maxItems in \(place)",
+                "halley: note: submitted template \"default\": \(server.url("/echo/orders").absoluteString) answered "
+                    + "201, Location \(server.url("/echo/created").absoluteString)",
+            ], "\(result)")
+        let echo = try result.json()
+        #expect(
+            try JSONValue(parsing: Data((echo["body"]?.stringValue ?? "").utf8))
+                == [
+                    "email": .string(marker), "basket": "b-12", "delivery": "standard", "colour": "slate",
+                    "extras": ["card"],
+                ], "\(result)")
+        let fetched = try await server.requests().filter {
+            $0.path == "/forms/deliveries" || $0.path == "/forms/shades"
+        }
+        #expect(Set(fetched.map(\.path)) == ["/forms/deliveries", "/forms/shades"])
+        #expect(
+            fetched.allSatisfy {
+                $0.headers["accept"]
+                    == ($0.path == "/forms/shades" ? "application/vnd.example.shades+json" : "application/json")
+            }, "\(fetched)")
+
+        let missing = try await CLIRunner.run(["submit", server.url("/forms/lenient").absoluteString])
+        CLIExpect.failure(missing, status: 3, containing: ["1 value does not satisfy template \"default\" (email)"])
+    }
+
+    @Test func submitWithoutFormUsesTheFirstTemplateWhenNoneIsDefault() async throws {
+        let server = try await TestServer.shared()
+        let marker = String(UUID().uuidString.prefix(8))
+        let result = try await CLIRunner.run([
+            "submit", server.url("/forms/no-default").absoluteString, "--field", "text=note \(marker)",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stderrLines == [
+                "halley: note: submitted template \"write\": \(server.url("/echo/notes").absoluteString) answered "
+                    + "201, Location \(server.url("/echo/created").absoluteString)"
+            ], "\(result)")
+        #expect(try result.json()["body"]?.stringValue == #"{"text":"note \#(marker)"}"#)
+        let other = try await CLIRunner.run([
+            "submit", server.url("/forms/no-default").absoluteString, "--form", "archive",
+        ])
+        #expect(other.status == 0, "\(other)")
+        #expect(try other.json()["target"] == "/echo/archive")
+    }
+
+    @Test func submitSendsAListForOptionsWithoutMaxItems() async throws {
+        let server = try await TestServer.shared()
+        let result = try await CLIRunner.run([
+            "submit", server.url("/forms/preselected").absoluteString, "--field", "sauces=tomato",
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(try result.json()["target"] == "/echo/pizzas")
+        #expect(
+            try result.json()["body"]?.stringValue == #"{"toppings":["basil"],"crust":"thin","sauces":["tomato"]}"#,
+            "options without maxItems take a list, pre-selected or given; maxItems 1 takes one value")
     }
 
     @Test func submitChecksSendsAndPrintsTheAnswer() async throws {

@@ -79,6 +79,10 @@ import Testing
                     "method": "PUT", "contentType": "application/merge-patch+json; charset=utf-8",
                     "properties": [
                         ["name": "one", "options": ["inline": ["a", "b"], "selectedValues": ["b"]]],
+                        [
+                            "name": "single",
+                            "options": ["inline": ["a", "b"], "selectedValues": ["b"], "maxItems": 1],
+                        ],
                         ["name": "many", "options": ["inline": ["a", "b"], "selectedValues": ["a"], "maxItems": 2]],
                         ["name": "both", "options": ["inline": ["a", "b"], "selectedValues": ["a", "b"]]],
                         ["name": "plain", "value": 3],
@@ -90,7 +94,9 @@ import Testing
         #expect(echo.method == "PUT", "no target: the resource's self")
         #expect(
             echo.contentType == "application/merge-patch+json; charset=utf-8", "+json types are JSON, sent as written")
-        #expect(echo.body == #"{"one":"b","many":["a"],"both":["a","b"],"plain":3}"#)
+        #expect(
+            echo.body == #"{"one":["b"],"single":"b","many":["a"],"both":["a","b"],"plain":3}"#,
+            "selectedValues are an array unless maxItems is 1; no maxItems is unbounded")
     }
 
     @Test func formEncodedBodiesFollowTheURLStandard() async throws {
@@ -233,11 +239,103 @@ import Testing
         let fetches = await requester.requests.filter { $0.url.path == "/people" }
         #expect(fetches.count == 4)
         #expect(fetches.allSatisfy { $0.headers["Authorization"] == "Bearer t" }, "same origin as the resource")
-        #expect(fetches.allSatisfy { $0.headers["Accept"]?.hasPrefix("application/hal+json") == true })
+        #expect(fetches.allSatisfy { $0.headers["Accept"] == "application/json" }, "the link's type")
 
         await requester.resetCounts()
         _ = try await manager.submit(task.forms.default!, of: task, values: ["title": "Call"])
         #expect(await requester.requestedURLs == ["https://tasks.example.org/lists/7/tasks"], "no value: no fetch")
+    }
+
+    @Test func linkedOptionsAskForTheLinksTypeElseJSON() async throws {
+        let requester = InMemoryRequester()
+        await requester.register("https://api.example.com/sizes", json: ["S", "M"])
+        await requester.register("https://api.example.com/sizes/typed", json: ["S", "M"])
+        await requester.register("https://api.example.com/sizes/odd", json: ["S", "M"])
+        await requester.register("https://api.example.com/orders", json: ["ok": true])
+        let resource = try HALResource(json: [
+            "_links": ["self": ["href": "https://api.example.com/orders"]],
+            "_templates": [
+                "default": [
+                    "method": "post",
+                    "properties": [
+                        ["name": "plain", "options": ["link": ["href": "/sizes"]]],
+                        [
+                            "name": "typed",
+                            "options": [
+                                "link": ["href": "/sizes/typed", "type": "application/vnd.example.sizes+json"]
+                            ],
+                        ],
+                        [
+                            "name": "odd",
+                            "options": ["link": ["href": "/sizes/odd", "type": "sizes\r\nX-Injected: 1"]],
+                        ],
+                    ],
+                ]
+            ],
+        ])
+        var configuration = ResourceManager.Configuration()
+        configuration.acceptsForms = true
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let form = try #require(resource.forms.default)
+        for property in form.properties {
+            #expect(try await manager.options(for: property, of: resource).map(\.value) == ["S", "M"])
+        }
+        _ = try await manager.submit(form, of: resource, values: ["plain": "S", "typed": "M", "odd": "S"])
+        func accepts(_ path: String) async -> [String?] {
+            await requester.requests.filter { $0.url.path == path }.map { $0.headers["Accept"] }
+        }
+        #expect(await accepts("/sizes") == ["application/json", "application/json"], "no type: application/json")
+        #expect(await accepts("/sizes/typed") == Array(repeating: "application/vnd.example.sizes+json", count: 2))
+        #expect(await accepts("/sizes/odd") == ["application/json", "application/json"], "a type no header can carry")
+        #expect(
+            await accepts("/orders")
+                == ["application/prs.hal-forms+json, application/hal+json, application/json;q=0.9, */*;q=0.1"],
+            "the submission itself keeps the call's Accept")
+    }
+
+    @Test func membersOfTheWrongTypeNoLongerCostTheTemplate() async throws {
+        let requester = InMemoryRequester()
+        await echo(["https://shop.example.com/orders"], into: requester)
+        await requester.register("https://shop.example.com/delivery-options", json: ["standard", "express"])
+        let basket = try fixture("wrong-member-types.json")
+        let form = try #require(basket.forms.default)
+        let manager = manager(requester)
+        await #expect {
+            try await manager.submit(form, of: basket, values: ["basket": "13", "delivery": "by drone"])
+        } throws: { error in
+            (error as? HalleyError)?.formValidationError?.failures.map(\.rule) == [.required, .readOnly, .options]
+        }
+        let echo = try await manager.submit(
+            form, of: basket, values: ["email": "ada@example.org", "delivery": "express"]
+        ).decode(Echo.self)
+        #expect(echo.url == "https://shop.example.com/orders")
+        #expect(
+            echo.body == #"{"email":"ada@example.org","basket":"12","delivery":"express","size":["M"]}"#,
+            "maxItems \"one\" is ignored: the selection is unbounded, so an array")
+        let fetches = await requester.requests.filter { $0.url.path == "/delivery-options" }
+        #expect(fetches.count == 2)
+        #expect(fetches.allSatisfy { $0.headers["Accept"] == "application/json" })
+    }
+
+    @Test func theFirstTemplateIsTheDefaultWhenNoneIsKeyedSo() async throws {
+        let requester = InMemoryRequester()
+        await requester.register(
+            "https://notes.example.org/", json: ["_links": ["note": ["href": "/notes/5"]]])
+        let note = try Fixture.data("hal-forms/no-default-template.json")
+        await requester.register("https://notes.example.org/notes/5") { request in
+            request.method == .get
+                ? ResourceResponse(url: request.url, body: note)
+                : ResourceResponse(status: 204, url: request.url, body: Data())
+        }
+        let manager = manager(requester)
+        let chain = manager.entry("https://notes.example.org/").follow("note")
+        #expect(try await chain.form().get().key == "edit")
+        let edited = try await chain.form().submit(values: ["text": "Buy tiles"])
+        #expect(edited.status == 204)
+        let put = try #require(await requester.requests.last)
+        #expect(put.method == .put)
+        #expect(put.url.absoluteString == "https://notes.example.org/notes/5")
+        #expect(put.body.map { String(decoding: $0, as: UTF8.self) } == #"{"text":"Buy tiles"}"#)
     }
 
     @Test func linkedOptionsMayBeAHALCollectionWithDottedFields() async throws {

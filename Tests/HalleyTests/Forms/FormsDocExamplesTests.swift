@@ -89,6 +89,16 @@ import Testing
         let forms = try HALForms(resource: ["_templates": ["default": ["method": "delete"]]])
         #expect(forms.default?.method == .delete)
 
+        // HALForms.default
+        let unnamed = try HALForms(resource: [
+            "_templates": ["edit": ["method": "put"], "remove": ["method": "delete"]]
+        ])
+        #expect(unnamed.default?.key == "edit")
+
+        // HALFormOptions.takesOneValue
+        #expect(try HALFormOptions(json: ["inline": ["a", "b"], "maxItems": 1]).takesOneValue == true)
+        #expect(try HALFormOptions(json: ["inline": ["a", "b"]]).takesOneValue == false)
+
         // HALResource.forms
         let deletable = try HALResource(json: ["_templates": ["default": ["method": "delete"]]])
         #expect(deletable.forms.default?.method == .delete)
@@ -96,7 +106,7 @@ import Testing
 
         // HALResource.form(_:)
         let required = try shopOrder.form("default")
-        #expect(required == shopOrder.forms["default"])
+        #expect(required == shopOrder.forms.default)
 
         // HALFormProperty
         let property = try HALFormProperty(json: [

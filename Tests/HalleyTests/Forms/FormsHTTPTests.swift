@@ -104,6 +104,78 @@ import Testing
         #expect(try await server.requests(containing: "attachments").allSatisfy { !$0.path.contains(marker) })
     }
 
+    @Test func aTemplateWithMembersOfTheWrongTypeIsSubmittedAsTheDraftReadsIt() async throws {
+        let server = try await TestServer.shared()
+        let manager = ResourceManager(requester: URLSessionRequester())
+        let order = try await manager.document(at: server.url("/forms/lenient"), options: formsOptions())
+        let form = try #require(order.forms.default, "kept, with its problems recorded")
+        #expect(
+            order.problems.map(\.path) == [
+                "$._templates.default.properties[0].required", "$._templates.default.properties[1].readOnly",
+                "$._templates.default.properties[2].options.link.templated",
+                "$._templates.default.properties[2].options.maxItems",
+            ])
+        #expect(order.problems.allSatisfy { $0.templateKey == "default" })
+
+        let marker = "a" + String(UUID().uuidString.prefix(8)).lowercased() + "@example.org"
+        let response = try await manager.submit(
+            form, of: order, values: ["email": .string(marker), "delivery": "express", "colour": "teal"])
+        #expect(response.status == 201)
+        let echo = try response.decode(Echo.self)
+        #expect(echo.target == "/echo/orders")
+        #expect(
+            try JSONValue(parsing: Data(echo.body.utf8))
+                == [
+                    "email": .string(marker), "basket": "b-12", "delivery": "express", "colour": "teal",
+                    "extras": ["card"],
+                ],
+            "selectedValues without maxItems travel as an array")
+
+        // Each options list was asked for with its link's type (application/json without one).
+        let deliveries = try await server.requests(containing: "/forms/deliveries")
+        #expect(!deliveries.isEmpty)
+        #expect(deliveries.allSatisfy { $0.headers["accept"] == "application/json" }, "\(deliveries)")
+        let shades = try await server.requests(containing: "/forms/shades")
+        #expect(!shades.isEmpty)
+        #expect(shades.allSatisfy { $0.headers["accept"] == "application/vnd.example.shades+json" }, "\(shades)")
+        let board = try await manager.document(at: server.url("/forms/board"), options: formsOptions())
+        let colour = try #require(board.forms.default?.property(named: "colour"))
+        let colourMarker = UUID().uuidString
+        var options = CallOptions()
+        options.headers = ["X-Marker": colourMarker]
+        #expect(try await manager.options(for: colour, of: board, options: options).count == 3)
+        let untyped = try await server.requests().filter { $0.headers["x-marker"] == colourMarker }
+        #expect(untyped.map(\.path) == ["/forms/colours"])
+        #expect(untyped.first?.headers["accept"] == "application/json", "a link without a type")
+
+        await #expect {
+            try await manager.submit(form, of: order, values: ["delivery": "by drone"])
+        } throws: { error in
+            (error as? HalleyError)?.formValidationError?.failures.map(\.rule) == [.required, .options]
+        }
+    }
+
+    @Test func preselectedValuesOfAnUnboundedPropertyTravelAsAnArray() async throws {
+        let server = try await TestServer.shared()
+        let manager = ResourceManager(requester: URLSessionRequester())
+        let pizza = try await manager.document(at: server.url("/forms/preselected"), options: formsOptions())
+        let echo = try await manager.submit(try pizza.form("default"), of: pizza).decode(Echo.self)
+        #expect(echo.target == "/echo/pizzas")
+        #expect(echo.body == #"{"toppings":["basil"],"crust":"thin"}"#)
+    }
+
+    @Test func withoutADefaultTemplateTheFirstIsSubmitted() async throws {
+        let server = try await TestServer.shared()
+        let manager = ResourceManager(requester: URLSessionRequester())
+        let notes = try await manager.document(at: server.url("/forms/no-default"), options: formsOptions())
+        let form = try #require(notes.forms.default)
+        #expect(form.key == "write")
+        let marker = UUID().uuidString
+        let echo = try await manager.submit(form, of: notes, values: ["text": .string(marker)]).decode(Echo.self)
+        #expect(echo.target == "/echo/notes")
+        #expect(echo.body == #"{"text":"\#(marker)"}"#)
+    }
+
     @Test func credentialsGoToTheResourcesOriginNotTheFormsTarget() async throws {
         let server = try await TestServer.shared()
         let other = try await TestServer.secondary()

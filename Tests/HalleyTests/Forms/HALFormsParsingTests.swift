@@ -169,12 +169,6 @@ import Testing
         ("property-string.json", .invalidFormMember, "$._templates.broken.properties[0]"),
         ("property-without-name.json", .missingPropertyName, "$._templates.broken.properties[0]"),
         ("property-empty-name.json", .missingPropertyName, "$._templates.broken.properties[0]"),
-        ("required-string.json", .invalidFormMember, "$._templates.broken.properties[0].required"),
-        ("min-string.json", .invalidFormMember, "$._templates.broken.properties[0].min"),
-        ("step-zero.json", .invalidFormMember, "$._templates.broken.properties[0].step"),
-        ("max-length-negative.json", .invalidFormMember, "$._templates.broken.properties[0].maxLength"),
-        ("options-item-without-value.json", .invalidFormMember, "$._templates.broken.properties[0].options.inline[0]"),
-        ("options-link-without-href.json", .missingHref, "$._templates.broken.properties[0].options.link"),
     ])
     func aMalformedTemplateIsReportedAndTheOthersKept(fixture: String, code: HALDocumentError.Code, path: String)
         throws
@@ -204,6 +198,153 @@ import Testing
             return error.code == code && error.path == path && error.templateKey == "broken"
                 && error.url?.absoluteString == "https://api.example.com/doc"
         }
+    }
+
+    /// A member that only describes an input costs that member, not the template: the draft
+    /// reads such values as their defaults (and a string spelling the right type as that value).
+    @Test(arguments: [
+        ("required-string.json", HALDocumentError.Code.invalidFormMember, "$._templates.broken.properties[0].required"),
+        ("min-string.json", .invalidFormMember, "$._templates.broken.properties[0].min"),
+        ("step-zero.json", .invalidFormMember, "$._templates.broken.properties[0].step"),
+        ("max-length-negative.json", .invalidFormMember, "$._templates.broken.properties[0].maxLength"),
+        ("options-item-without-value.json", .invalidFormMember, "$._templates.broken.properties[0].options.inline[0]"),
+        ("options-link-without-href.json", .missingHref, "$._templates.broken.properties[0].options.link"),
+    ])
+    func aMalformedMemberIsReportedAndItsTemplateKept(fixture: String, code: HALDocumentError.Code, path: String)
+        throws
+    {
+        let document = try resource("malformed/\(fixture)")
+        #expect(document.forms.keys == ["default", "broken"], "the template stays")
+        let form = try #require(document.forms["broken"])
+        let problem = try #require(form.problems.first)
+        #expect(form.problems.count == 1)
+        #expect(problem.code == code)
+        #expect(problem.path == path)
+        #expect(form.properties[0].problems == [problem], "the property names its own problems")
+        #expect(document.forms.problems(for: "broken").map(\.path) == [path])
+        #expect(document.forms.problems(for: "broken").first?.templateKey == "broken")
+        #expect(document.problems.map(\.path) == [path], "resource.problems lists it")
+        #expect(try document.form("broken").key == "broken", "acting on it works")
+
+        // Strict parsing still fails, on the same member.
+        #expect {
+            try resource("malformed/\(fixture)", options: HALParsingOptions(malformedLinks: .fail))
+        } throws: { error in
+            guard let error = error as? HALDocumentError else { return false }
+            return error.code == code && error.path == path && error.templateKey == "broken"
+        }
+    }
+
+    @Test func membersOfTheWrongTypeAreReadAsTheDraftSays() throws {
+        let basket = try resource("wrong-member-types.json")
+        let form = try #require(basket.forms.default, "the template is kept")
+        #expect(form.title == "Check out")
+        #expect(form.method == .post)
+        #expect(form.property(named: "email")?.required == true, #""true" reads as the true it spells"#)
+        #expect(form.property(named: "basket")?.readOnly == true)
+        #expect(form.property(named: "gift")?.required == false)
+        let note = try #require(form.property(named: "note"))
+        #expect(note.required == false, #""yes" reads as the default, false"#)
+        #expect(note.maxLength == 140)
+        #expect(note.min == nil, #""low" is no number: ignored"#)
+        let delivery = try #require(form.property(named: "delivery")?.options)
+        #expect(delivery.link?.href == "https://shop.example.com/delivery-options")
+        #expect(delivery.link?.templated == false, #"the draft's own "templated": "false""#)
+        #expect(delivery.link?.type == "application/json")
+        #expect(delivery.maxItems == 1)
+        #expect(delivery.json["maxItems"] == "1", "json stays as written")
+        let size = try #require(form.property(named: "size")?.options)
+        #expect(size.maxItems == nil, #""one" is no count: unbounded"#)
+        #expect(size.selectedValues == ["M"])
+
+        let expected: [(String, String)] = [
+            (
+                "$._templates.default.properties[0].required",
+                #"property required is the string "true", not true or false; read as true"#
+            ),
+            (
+                "$._templates.default.properties[1].readOnly",
+                #"property readOnly is the string "true", not true or false; read as true"#
+            ),
+            (
+                "$._templates.default.properties[2].required",
+                #"property required is the string "false", not true or false; read as false"#
+            ),
+            (
+                "$._templates.default.properties[3].required",
+                #"property required is the string "yes", not true or false; read as false"#
+            ),
+            ("$._templates.default.properties[3].min", #"property min is the string "low", not a number; ignored"#),
+            (
+                "$._templates.default.properties[3].maxLength",
+                #"property maxLength is the string "140", not a number; read as 140"#
+            ),
+            (
+                "$._templates.default.properties[4].options.link.templated",
+                #"options link templated is the string "false", not true or false; read as false"#
+            ),
+            (
+                "$._templates.default.properties[4].options.maxItems",
+                #"options maxItems is the string "1", not a number; read as 1"#
+            ),
+            (
+                "$._templates.default.properties[5].options.maxItems",
+                #"options maxItems is the string "one", not a whole number of at least 0; ignored"#
+            ),
+        ]
+        #expect(form.problems.map(\.path) == expected.map(\.0))
+        #expect(form.problems.map(\.message) == expected.map(\.1))
+        #expect(basket.problems == basket.forms.problems)
+        #expect(basket.forms.problems.allSatisfy { $0.templateKey == "default" })
+        #expect(basket.forms.problems.map(\.path) == expected.map(\.0))
+        #expect(form.problems.first { $0.path.hasSuffix("link.templated") }?.code == .templatedNotBoolean)
+
+        // Strict parsing fails on the first of them.
+        #expect {
+            try resource("wrong-member-types.json", options: HALParsingOptions(malformedLinks: .fail))
+        } throws: { error in
+            (error as? HALDocumentError)?.path == expected[0].0
+        }
+        // A model decoding `_templates` keeps the template too.
+        struct Basket: Decodable { let _templates: HALForms }
+        let decoded = try JSONDecoder().decode(Basket.self, from: Fixture.data("hal-forms/wrong-member-types.json"))
+        #expect(decoded._templates.default?.property(named: "email")?.required == true)
+        #expect(decoded._templates.problems.count == expected.count)
+    }
+
+    @Test func withoutADefaultKeyTheFirstTemplateIsTheDefault() throws {
+        let note = try resource("no-default-template.json")
+        #expect(note.forms.keys == ["edit", "archive"], "document order, not sorted")
+        #expect(note.forms.default?.key == "edit")
+        #expect(try note.form("default").key == "edit")
+        #expect(note.forms["default"] == nil, "the subscript still asks for the key")
+        #expect(note.problems.isEmpty)
+
+        // A `default` that was written but is malformed is reported, not replaced.
+        let broken = try HALResource(json: [
+            "_templates": ["edit": ["method": "put"], "default": ["properties": []]]
+        ])
+        #expect(broken.forms.keys == ["edit"])
+        #expect(broken.forms.default == nil)
+        #expect {
+            try broken.form("default")
+        } throws: { error in
+            (error as? HalleyError)?.code == .invalidDocument
+        }
+
+        // Halley's decoder keeps document order, so a model finds the same default.
+        struct Note: Decodable { let _templates: HALForms }
+        let data = try Fixture.data("hal-forms/no-default-template.json")
+        let typed = try JSONValueDecoder(JSONDecoder()).decode(Note.self, from: try JSONValue(parsing: data))
+        #expect(typed._templates.default?.key == "edit")
+        // Foundation's decoder may not: with several templates the first is then unknown,
+        // and no template is better than a guessed one.
+        let foundation = try JSONDecoder().decode(Note.self, from: data)._templates
+        #expect(Set(foundation.keys) == ["edit", "archive"])
+        #expect(foundation.default == nil)
+        let single = try JSONDecoder().decode(
+            Note.self, from: Data(#"{"_templates": {"only": {"method": "get"}}}"#.utf8))
+        #expect(single._templates.default?.key == "only", "one template is the first in any order")
     }
 
     @Test func templatesThatAreNotAnObjectAreReportedNotThrown() throws {
