@@ -14,7 +14,11 @@ import Foundation
 ///
 /// Pages are fetched only when the consumer reaches them, so `prefix(_:)`, `first(where:)`
 /// and `break` stop the requests too (opt into ``prefetching()`` to fetch one page ahead).
-/// A `next` link back to a page already seen ends the sequence with
+/// Items a page links to (`_links.item`) rather than embeds are fetched the same way: as the
+/// consumer reaches them, in order, with at most `maxConcurrency` item fetches in flight (the
+/// one awaited and those right after it); each item fetch is a call of its own, held to
+/// ``CallOptions/maxRequests`` as each page is, and fetches left ahead of a consumer that
+/// stops are cancelled. A `next` link back to a page already seen ends the sequence with
 /// ``HalleyError/Code/paginationCycle``; more than ``maxPages`` pages is
 /// ``HalleyError/Code/limitExceeded``.
 public struct PagedItems<Item: Decodable>: AsyncSequence {
@@ -132,6 +136,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         private var pages = 0
         private var walk: PageWalk
         private var pending: Task<RawItemsPage, any Error>?
+        /// The current page's linked items, fetched as they are reached.
+        private var window: ItemWindow?
 
         init(sequence: PagedItems) {
             self.sequence = sequence
@@ -147,6 +153,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                     delivered += 1
                     return buffer[bufferIndex]
                 }
+                if let item = try await nextLinked() { return item }
                 if finished { return nil }
                 if let limit = sequence.pageLimit, pages >= limit { return finish() }
                 let target: CallStart
@@ -171,9 +178,14 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 pages += 1
                 buffer = page.items
                 bufferIndex = 0
+                window = page.linked.map { linked in
+                    // Fetching ahead stops at the item limit: those items would never be read.
+                    let wanted = sequence.itemLimit.map { Swift.max(0, $0 - delivered) } ?? linked.count
+                    return ItemWindow(linked, positions: 0..<Swift.min(linked.count, wanted))
+                }
                 nextURL = page.next
                 let info = PageInfo(
-                    index: pages - 1, url: page.url, itemCount: page.items.count,
+                    index: pages - 1, url: page.url, itemCount: page.itemCount,
                     metadata: page.metadata, links: page.links)
                 if let stop = sequence.stopCondition, stop(info) { nextURL = nil }
                 if sequence.prefetch, let next = nextURL, !walk.hasVisited(next),
@@ -195,10 +207,29 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             return try await sequence.loadPage(target)
         }
 
+        /// The current page's next linked item; `nil` when it has none left.
+        private mutating func nextLinked() async throws -> Item? {
+            guard let window else { return nil }
+            do {
+                guard let fetched = try await window.next() else {
+                    self.window = nil
+                    return nil
+                }
+                let item = try sequence.decoded(fetched, plan: window.items.plan)
+                delivered += 1
+                return item
+            } catch {
+                _ = finish()
+                throw error
+            }
+        }
+
         private mutating func finish() -> Item? {
             finished = true
             pending?.cancel()
             pending = nil
+            window?.cancel()
+            window = nil
             return nil
         }
     }
@@ -216,13 +247,15 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     ///
     /// With page-size metadata, or a templated start URL with a page variable, only the page
     /// holding the item is fetched (after the first page, unless the size variable is given);
-    /// otherwise `next` links are walked.
+    /// otherwise `next` links are walked. Of a page that links its items, only this item is
+    /// fetched.
     public func item(at index: Int) async throws -> Item? {
         try await items(in: index..<(index + 1)).first
     }
 
     /// The items in `range`, fetching only the pages that cover them when the page size is
-    /// known and pages are addressable; fewer items when the collection ends first.
+    /// known and pages are addressable; fewer items when the collection ends first. Of pages
+    /// that link their items, only the items returned are fetched.
     ///
     /// Positions count from the first item the sequence would yield. A page fetched by number
     /// whose `page` metadata names another number or size throws
@@ -234,7 +267,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         if size == nil {
             let page = try await loadPage(try firstPage())
             first = page
-            size = page.metadata?.size ?? (page.next == nil ? nil : page.items.count)
+            size = page.metadata?.size ?? (page.next == nil ? nil : page.itemCount)
         }
         if let size, size > 0, isAddressable(first: first) {
             let startNumber = first?.metadata?.number ?? startPageNumber
@@ -249,10 +282,8 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                     page = try await loadPage(.url(try addressedURL(number: number, first: first)))
                     try check(page, isNumber: number, size: size)
                 }
-                for (position, item) in page.items.enumerated() where range.contains(offset * size + position) {
-                    result.append(item)
-                }
-                if page.items.count < size { break }
+                result += try await items(of: page, startingAt: offset * size, in: range)
+                if page.itemCount < size { break }
             }
             return result
         }
@@ -268,26 +299,40 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         var result: [Item] = []
         var position = 0
         while true {
-            for item in page.items {
-                if range.contains(position) { result.append(item) }
-                position += 1
-            }
+            result += try await items(of: page, startingAt: position, in: range)
+            position += page.itemCount
             guard position < range.upperBound, let next = page.next else { return result }
             try walk.enter(next)
             page = try await loadPage(.url(next))
         }
     }
 
+    /// The items of `page` whose positions fall in `range`, when the page's first item is at
+    /// position `start`: only those are fetched when the page links its items.
+    private func items(of page: LoadedPage, startingAt start: Int, in range: Range<Int>) async throws -> [Item] {
+        let positions = ((range.lowerBound - start)..<(range.upperBound - start)).clamped(to: 0..<page.itemCount)
+        guard let linked = page.linked else { return Array(page.items[positions]) }
+        let window = ItemWindow(linked, positions: positions)
+        defer { window.cancel() }
+        var items: [Item] = []
+        while let fetched = try await window.next() { items.append(try decoded(fetched, plan: linked.plan)) }
+        return items
+    }
+
     // MARK: Pages
 
-    /// A page with its items decoded.
+    /// A page with its items decoded, or with the links of items not fetched yet.
     struct LoadedPage {
         let requestedURL: URL
         let url: URL
         let items: [Item]
+        /// The items the page links to instead of embedding them (``items`` is then empty).
+        let linked: LinkedItems?
         let metadata: PageMetadata?
         let links: Links
         let next: URL?
+
+        var itemCount: Int { linked?.count ?? items.count }
     }
 
     /// A page size known without fetching: the size variable of a templated start.
@@ -416,8 +461,13 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             [Item].self, from: .array(raw.items), decoder: decoder, plan: raw.plan,
             url: raw.url)
         return LoadedPage(
-            requestedURL: raw.requestedURL, url: raw.url, items: items, metadata: raw.metadata,
+            requestedURL: raw.requestedURL, url: raw.url, items: items, linked: raw.linked, metadata: raw.metadata,
             links: raw.links, next: raw.next)
+    }
+
+    /// A linked item as fetched, decoded on its own (a failure names the item's URL).
+    func decoded(_ fetched: (object: JSONObject, url: URL), plan: IncludePlan) throws(HalleyError) -> Item {
+        try manager.decode(Item.self, from: .object(fetched.object), decoder: decoder, plan: plan, url: fetched.url)
     }
 
     func loadPage(_ target: CallStart) async throws -> LoadedPage {
@@ -501,6 +551,8 @@ struct RawItemsPage: Sendable {
     let requestedURL: URL
     let url: URL
     let items: [JSONValue]
+    /// The items the page links to, not fetched yet (``items`` is then empty).
+    let linked: LinkedItems?
     let plan: IncludePlan
     let metadata: PageMetadata?
     let links: Links
@@ -517,13 +569,14 @@ struct PageLoader: Sendable {
     func load(_ start: CallStart) async throws -> RawItemsPage {
         let plan = try manager.plan(includes)
         let variables = manager.callVariables(options)
-        let collection = try await manager.collection(start, plan: plan, options: options, variables: variables)
+        let (collection, linked) = try await manager.collectionPage(
+            start, plan: plan, options: options, variables: variables)
         let next = try collection.links.link(for: .next).map { link throws(HalleyError) in
             try LinkTarget.url(of: link, base: collection.url, variables: variables)
         }
         let requested = if case .url(let url) = start { url } else { collection.url }
         return RawItemsPage(
-            requestedURL: requested, url: collection.url, items: collection.items, plan: plan,
+            requestedURL: requested, url: collection.url, items: collection.items, linked: linked, plan: plan,
             metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
             links: collection.links, next: next)
     }

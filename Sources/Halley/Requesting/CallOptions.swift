@@ -41,7 +41,8 @@ public struct CallOptions: Sendable {
     /// The most requests one call may send (a guard against endless or hostile link graphs).
     ///
     /// Distinct URLs count once. A to-many relation that would pass the limit fails with
-    /// ``HalleyError/Code/limitExceeded`` before any of its requests is built.
+    /// ``HalleyError/Code/limitExceeded`` before any of its requests is built. ``PagedItems``
+    /// makes one call per page and one per item a page links to, each held to this limit.
     public var maxRequests: Int = 1_000
     /// The largest response body accepted, checked while reading (16 MiB).
     public var maxBodyBytes: Int = 16 * 1024 * 1024

@@ -51,10 +51,13 @@ final class RequestPipeline: Sendable {
 
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
+    ///
+    /// - Parameter semaphore: The limit on requests in flight, when calls share one (the item
+    ///   fetches of a collection page); the call's own otherwise.
     init(
         requester: any RequesterInterface & Sendable, configuration: ResourceManager.Configuration,
         options: CallOptions,
-        trustRoot: URL
+        trustRoot: URL, semaphore: AsyncSemaphore? = nil
     ) {
         self.requester = requester
         // The manager's headers come before the provider's and the call's after, so the two
@@ -74,7 +77,7 @@ final class RequestPipeline: Sendable {
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
         maxConcurrency = max(1, policy.maxConcurrency ?? 8)
-        semaphore = AsyncSemaphore(permits: maxConcurrency)
+        self.semaphore = semaphore ?? AsyncSemaphore(permits: maxConcurrency)
         // A requester that ends its own attempts in time needs no watchdog racing each one.
         watchdog = requester.enforcesRequestTimeout ? nil : policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
         supportedSchemes = requester.supportedSchemes

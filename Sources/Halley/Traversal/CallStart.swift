@@ -65,6 +65,32 @@ extension ResourceManager {
         }
     }
 
+    /// ``collection(_:plan:options:variables:)`` for a pager: linked items are not fetched
+    /// here but handed back as ``LinkedItems``, fetched as the pager's consumer reaches them.
+    func collectionPage(
+        _ start: CallStart, plan: IncludePlan, options: CallOptions, variables: [String: TemplateValue]? = nil
+    ) async throws -> (collection: ResourceCollection, linked: LinkedItems?) {
+        try await call(start, plan: plan, options: options, variables: variables) { context, collection in
+            let url = collection.baseURL ?? context.rootURL
+            var items: [JSONValue] = []
+            var linked: LinkedItems?
+            switch try await Traverser(context: context).itemsOrLinks(
+                of: collection, nodes: plan.children, includePath: nil)
+            {
+            case .resources(let objects):
+                items = objects.map { .object($0) }
+            case .links(let links):
+                linked = LinkedItems(
+                    manager: self, links: links, targets: context.resolver.targets(in: collection), plan: plan,
+                    options: options, variables: context.variables, trustRoot: context.rootURL,
+                    width: context.pipeline.maxConcurrency)
+            }
+            let page = ResourceCollection(
+                items: items, metadata: collection.state, links: collection.links, url: url)
+            return (page, linked)
+        }
+    }
+
     func checkDepth(_ plan: IncludePlan, options: CallOptions) throws(HalleyError) {
         guard plan.depth <= options.maxIncludeDepth else {
             throw HalleyError(

@@ -247,9 +247,12 @@ public struct ResourceManager: Sendable {
             variables: variables, collectsFailures: collectsFailures)
     }
 
-    /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin.
-    func pipeline(trusting trustRoot: URL, options: CallOptions) -> RequestPipeline {
-        RequestPipeline(requester: requester, configuration: configuration, options: options, trustRoot: trustRoot)
+    /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin
+    /// (with a limit on requests in flight shared with other calls, when given).
+    func pipeline(trusting trustRoot: URL, options: CallOptions, semaphore: AsyncSemaphore? = nil) -> RequestPipeline {
+        RequestPipeline(
+            requester: requester, configuration: configuration, options: options, trustRoot: trustRoot,
+            semaphore: semaphore)
     }
 
     /// The call's variables: the provider's (evaluated now, once per call), the manager's,

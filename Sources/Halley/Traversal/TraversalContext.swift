@@ -14,6 +14,10 @@ final class TraversalContext: Sendable {
     let parsing: HALParsingOptions
     let collectsFailures: Bool
     let table: FetchTable
+    /// Documents shared with sibling calls (the item fetches of one collection page), so a
+    /// resource several items include is requested once, as when one call fetched them all;
+    /// ``table`` still counts each URL this call needs against its own ``CallOptions/maxRequests``.
+    private let shared: FetchTable?
     let maxItemsPerPage: Int
     /// How many elements of one fan-out are in progress at once: well above the concurrency
     /// limit, so the window never holds requests back.
@@ -22,7 +26,7 @@ final class TraversalContext: Sendable {
 
     init(
         pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
-        collectsFailures: Bool
+        collectsFailures: Bool, sharing shared: FetchTable? = nil
     ) {
         self.pipeline = pipeline
         self.rootURL = rootURL
@@ -35,6 +39,7 @@ final class TraversalContext: Sendable {
         parsing = options.parsing
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)
+        self.shared = shared
     }
 
     var collectedFailures: [HalleyError] { failures.get() }
@@ -74,11 +79,42 @@ final class TraversalContext: Sendable {
         }
         let result: Result<HALResource, any Error>
         do {
-            result = .success(try await loadDocument(url, includePath: includePath))
+            if let shared {
+                result = .success(try await sharedDocument(at: url, key: key, in: shared, includePath: includePath))
+            } else {
+                result = .success(try await loadDocument(url, includePath: includePath))
+            }
         } catch {
             result = .failure(error)
         }
         table.finish(key, with: result)
+        return try result.get()
+    }
+
+    /// The document at `url` from the table shared with sibling calls: a sibling's answer
+    /// (or the request it has in flight), else requested here and handed to the siblings.
+    private func sharedDocument(at url: URL, key: String, in shared: FetchTable, includePath: String?)
+        async throws -> HALResource
+    {
+        while true {
+            do {
+                if let document = try await shared.join(key, url: url, includePath: includePath) {
+                    return document
+                }
+                break
+            } catch is FetchTable.OwnerCancelled {
+                try Task.checkCancellation()
+            } catch let error as HalleyError where error.includePath != includePath {
+                throw error.at(includePath: includePath)
+            }
+        }
+        let result: Result<HALResource, any Error>
+        do {
+            result = .success(try await loadDocument(url, includePath: includePath))
+        } catch {
+            result = .failure(error)
+        }
+        shared.finish(key, with: result)
         return try result.get()
     }
 

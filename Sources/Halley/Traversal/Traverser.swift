@@ -45,9 +45,31 @@ struct Traverser: Sendable {
         return object
     }
 
+    /// A collection's items as found: embedded, with the include plan already merged in, or
+    /// linked and not fetched yet.
+    enum CollectionItems: Sendable {
+        case resources([JSONObject])
+        case links([Link])
+    }
+
     /// The items of a collection resource, each with `nodes` merged in: `_embedded[item]`,
     /// else `_links[item]` fetched, else (Spring Data REST) the only `_embedded` relation.
     func items(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws -> [JSONObject]
+    {
+        switch try await itemsOrLinks(of: collection, nodes: nodes, includePath: includePath) {
+        case .resources(let items):
+            return items
+        case .links(let links):
+            return try await fetchedAll(
+                links, in: collection, nodes: nodes, includePath: includePath,
+                variables: [:], queryItems: [])
+        }
+    }
+
+    /// ``items(of:nodes:includePath:)`` that leaves linked items unfetched: a pager fetches
+    /// them as its consumer reaches them, each in a call of its own.
+    func itemsOrLinks(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws
+        -> CollectionItems
     {
         let count = collectionSize(collection)
         guard count <= context.maxItemsPerPage else {
@@ -57,15 +79,13 @@ struct Traverser: Sendable {
         }
         let key = LinkRelation(context.itemKey)
         if let entry = collection.embedded.entry(for: key) {
-            return try await mergedAll(entry.resources, nodes: nodes)
+            return .resources(try await mergedAll(entry.resources, nodes: nodes))
         }
         if collection.links.contains(key),
             case .links(let links, _) = try context.resolver.find(
                 key, named: nil, in: collection, includePath: includePath)
         {
-            return try await fetchedAll(
-                links, in: collection, nodes: nodes, includePath: includePath,
-                variables: [:], queryItems: [])
+            return .links(links)
         }
         switch collection.embedded.entries.count {
         case 0:
@@ -77,9 +97,9 @@ struct Traverser: Sendable {
                     message: "the collection's items are not resources: \(problem.message) at \(problem.path)",
                     underlying: problem)
             }
-            return []
+            return .resources([])
         case 1:
-            return try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes)
+            return .resources(try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes))
         default:
             throw HalleyError(
                 code: .missingRelation, includePath: includePath, url: collection.baseURL,

@@ -30,6 +30,9 @@ Special routes:
     /endless                             200 with no Content-Length that streams forever, 64 KiB per ms
     /hang                                reads the request and never answers (up to 60 s)
     /loop                                302 to itself, forever
+    /linked-page?count=N[&tag=T]         a collection page whose N items are links only (no _embedded):
+                                         /linked-item/0?tag=T ... /linked-item/<N-1>?tag=T (N at most 100,000)
+    /linked-item/<i>                     that item: a HAL document with "n": i
     /_requests                           {"requests": [{"method", "path", "headers"}]}
     /_reset                              clears the request log
 
@@ -115,6 +118,18 @@ def _spring_orders(host, path, query, honour_page, total=95):
         "_embedded": {"orders": orders},
         "page": {"size": size, "totalElements": total, "totalPages": pages, "number": page},
     }
+
+
+def _linked_page(query):
+    """A collection page made of links: `count` items in `_links.item`, none embedded, each
+    carrying the `tag` query item so a test finds its own requests in the shared log."""
+    try:
+        count = min(max(int(query.get("count", ["0"])[0]), 0), 100_000)
+    except ValueError:
+        count = 0
+    tag = urllib.parse.quote(query.get("tag", [""])[0], safe="")
+    items = [{"href": "/linked-item/%d?tag=%s" % (n, tag)} for n in range(count)]
+    return {"_links": {"self": {"href": "/linked-page?count=%d&tag=%s" % (count, tag)}, "item": items}}
 
 
 class Handler(loopback_server.QuietHandler):
@@ -267,6 +282,14 @@ class Handler(loopback_server.QuietHandler):
         if path == "/link-to":
             target = query.get("url", [""])[0]
             return self._json(200, HAL, {"_links": {"self": {"href": "/link-to"}, "other": {"href": target}}})
+        if path == "/linked-page":
+            return self._json(200, HAL, _linked_page(query))
+        if path.startswith("/linked-item/"):
+            try:
+                n = int(path[len("/linked-item/"):])
+            except ValueError:
+                return self._not_found(path)
+            return self._json(200, HAL, {"_links": {"self": {"href": path}}, "n": n})
         if path in ("/orders", "/orders-ignoring-page"):
             return self._json(200, HAL, _spring_orders(self.headers.get("Host", "127.0.0.1"), path, query,
                                                           honour_page=path == "/orders"))
