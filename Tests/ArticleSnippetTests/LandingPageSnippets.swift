@@ -5,7 +5,7 @@
 import Foundation
 import Halley
 
-func landingPageOverview() async throws {
+@MainActor func landingPageOverview() async throws {
     // snippet Halley.md "Overview"
     let manager = ResourceManager(requester: URLSessionRequester())
     let contact = try await manager.request(

@@ -28,7 +28,7 @@ import Testing
 }
 // end snippet
 
-func testingScripted() async throws -> (HALResource, InMemoryRequester) {
+@MainActor func testingScripted() async throws -> (HALResource, InMemoryRequester) {
     // snippet TestingWithInMemoryAndFileRequesters.md "Scripted"
     let requester = InMemoryRequester()
     let attempts = Attempts()
@@ -47,7 +47,7 @@ func testingScripted() async throws -> (HALResource, InMemoryRequester) {
     return (status, requester)
 }
 
-func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
+@MainActor func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
     // snippet TestingWithInMemoryAndFileRequesters.md "Events"
     let (events, continuation) = AsyncStream.makeStream(of: TraversalEvent.self)
     var options = CallOptions()
@@ -64,7 +64,7 @@ func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
 }
 
 /// Compiled, not run: the article's test would sit beside its own `Fixtures/api` folder.
-func testingFixtureFiles() async throws -> Contact {
+@MainActor func testingFixtureFiles() async throws -> Contact {
     // snippet TestingWithInMemoryAndFileRequesters.md "Fixture files"
     let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
