@@ -35,7 +35,7 @@ struct ContactsAPI {
     return contact
 }
 
-func readmePagedItems(manager: ResourceManager, url: URL) async throws -> (names: [String], firstTen: [Contact], all: [Contact], tenth: Contact?, slice: [Contact]) {
+@MainActor func readmePagedItems(manager: ResourceManager, url: URL) async throws -> (names: [String], firstTen: [Contact], all: [Contact], tenth: Contact?, slice: [Contact]) {
     var names: [String] = []
     // snippet README.md "Paginated enumeration"
     for try await contact in manager.items(Contact.self, from: "https://api.example.com/contacts{?page,size}",

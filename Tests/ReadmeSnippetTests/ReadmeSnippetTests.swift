@@ -18,7 +18,10 @@ import Testing
         let contacts = try #require(ada.contacts)
         #expect(contacts.map(\.id) == [2, 3])
         #expect(contacts.map(\.name) == ["Grace Hopper", "Alan Turing"])
-        #expect(contacts.map { $0.website?.url.absoluteString } == ["https://grace.example.com", "https://alan.example.com"])
+        #expect(
+            contacts.map { $0.website?.url.absoluteString } == [
+                "https://grace.example.com", "https://alan.example.com",
+            ])
         // `.full` on each contact: Grace's contacts (Ada again), Alan's empty array.
         #expect(contacts[0].contacts?.map(\.name) == ["Ada Lovelace"])
         #expect(contacts[1].contacts?.isEmpty == true)

@@ -14,6 +14,9 @@ import Foundation
 ///
 /// Pages are fetched only when the consumer reaches them, so `prefix(_:)`, `first(where:)`
 /// and `break` stop the requests too (opt into ``prefetching()`` to fetch one page ahead).
+/// ``prefix(_:)``, ``reduce(into:isolation:_:)``, ``first(isolation:where:)`` and the other
+/// closure operations are the sequence's own and run their closures on the caller's actor, so
+/// they compile in `@MainActor` code with models that are not `Sendable`.
 /// A `next` link back to a page already seen ends the sequence with
 /// ``HalleyError/Code/paginationCycle``; more than ``maxPages`` pages is
 /// ``HalleyError/Code/limitExceeded``.
@@ -140,6 +143,14 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
         /// The next item, fetching the next page when the current one is used up.
         public mutating func next() async throws -> Item? {
+            try await next(isolation: nil)
+        }
+
+        /// The next item, with the iterator kept on the caller's actor (SE-0421): a
+        /// `for try await` loop on the main actor does not hand the iterator, its page and its
+        /// non-`Sendable` items to another executor; the pages are still fetched and decoded
+        /// off the actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Item? {
             while true {
                 if let limit = sequence.itemLimit, delivered >= limit { return finish() }
                 if bufferIndex < buffer.count {
@@ -161,7 +172,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 let page: LoadedPage
                 do {
                     if case .url(let url) = target { try walk.enter(url) }
-                    page = try await load(target)
+                    page = try await load(target, isolation: actor)
                     // A chain's page is known only once the chain has been followed.
                     if case .chain = target { try walk.enter(page.requestedURL) }
                 } catch {
@@ -185,10 +196,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             }
         }
 
-        private mutating func load(_ target: CallStart) async throws -> LoadedPage {
+        private mutating func load(_ target: CallStart, isolation actor: isolated (any Actor)?) async throws
+            -> LoadedPage
+        {
             if case .url(let url) = target, let pending, let raw = try? await pending.value, raw.requestedURL == url {
                 self.pending = nil
-                return try sequence.decoded(raw)
+                return try await sequence.decodedAway(raw)
             }
             pending?.cancel()
             pending = nil
@@ -224,11 +237,15 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// The items in `range`, fetching only the pages that cover them when the page size is
     /// known and pages are addressable; fewer items when the collection ends first.
     ///
-    /// Positions count from the first item the sequence would yield. A page fetched by number
+    /// Positions count from the first item the sequence would yield, and end at its item limit
+    /// (``prefix(_:)``, ``limited(toItems:)``). A page fetched by number
     /// whose `page` metadata names another number or size throws
     /// ``HalleyError/Code/pageMismatch`` instead of handing back items from the wrong place.
     public func items(in range: Range<Int>) async throws -> [Item] {
-        guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
+        guard range.lowerBound >= 0 else { return [] }
+        // The sequence ends at its item limit (`prefix`, `limited(toItems:)`): so do its positions.
+        let range = itemLimit.map { range.clamped(to: 0..<Swift.max($0, range.lowerBound)) } ?? range
+        guard !range.isEmpty else { return [] }
         var size: Int? = templateAddressesPages ? knownPageSize : nil
         var first: LoadedPage?
         if size == nil {
@@ -418,6 +435,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         return LoadedPage(
             requestedURL: raw.requestedURL, url: raw.url, items: items, metadata: raw.metadata,
             links: raw.links, next: raw.next)
+    }
+
+    /// ``decoded(_:)`` on the generic executor, not on the actor of an iterator that runs on
+    /// its caller's (the main actor, in an app).
+    func decodedAway(_ raw: RawItemsPage) async throws(HalleyError) -> LoadedPage {
+        try decoded(raw)
     }
 
     func loadPage(_ target: CallStart) async throws -> LoadedPage {
