@@ -113,5 +113,6 @@ import Testing
         #expect(summary.findIsTemplated == true)
         #expect(summary.findDocumentation?.absoluteString == "http://example.com/docs/rels/find")
         #expect(summary.orderCount == 2)
+        #expect(summary.templated == ["curies http://example.com/docs/rels/{rel}", "ea:find /orders{?id}"])
     }
 }
