@@ -52,8 +52,9 @@ func gettingStartedManager() {
     let grace = try await manager.request(HalleyRequest<Person>(url: "https://api.example.com/contacts/2"))
     let alan = try await manager.request(
         HalleyRequest<Person>(url: "https://api.example.com/contacts/{id}", variables: ["id": 3]))
+    let ada = try await manager.request(HalleyRequest<Person>(url: URL(string: "https://api.example.com/contacts/1")!))
     // end snippet
-    return (gracesWebsite, grace.website?.url.absoluteString, alan.name, person.email)
+    return (gracesWebsite, grace.website?.url.absoluteString, alan.name, ada.email)
 }
 
 func gettingStartedOffline() {
