@@ -63,13 +63,21 @@ import Testing
     return finished
 }
 
-/// Compiled, not run: the article's test would sit beside its own `Fixtures/api` folder.
-@MainActor func testingFixtureFiles() async throws -> Contact {
+/// The article's test sits beside its own `Fixtures/api` folder, which this target does not
+/// have: the manager is compiled on its own, and the request runs with one over the
+/// repository's `Fixtures/api` (ArticleSnippetTests).
+func testingFixtureManager() -> ResourceManager {
     // snippet TestingWithInMemoryAndFileRequesters.md "Fixture files"
     let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/api")
     let manager = ResourceManager(requester: FileRequester(directory: fixtures))
+    // end snippet
+    return manager
+}
+
+@MainActor func testingFixtureFiles(manager: ResourceManager) async throws -> Contact {
+    // snippet TestingWithInMemoryAndFileRequesters.md "Fixture files"
     let ada = try await manager.request(
         HalleyRequest<Contact>(url: "https://api.example.com/contacts/1", includeType: .contactsWithWebsites))
     // end snippet
