@@ -5,7 +5,7 @@
 import Foundation
 import Halley
 
-func followRels(manager: ResourceManager) async throws -> (Contact, URL, Bool?, FollowChain) {
+@MainActor func followRels(manager: ResourceManager) async throws -> (Contact, URL, Bool?, FollowChain) {
     // snippet FollowChainsAndActions.md "Follow rels"
     let api = manager.entry("https://api.example.com/")
 
@@ -20,7 +20,7 @@ func followRels(manager: ResourceManager) async throws -> (Contact, URL, Bool?, 
     return (grace, avatar, healthy, api)
 }
 
-func followMissing(api: FollowChain) async throws -> HalleyError? {
+@MainActor func followMissing(api: FollowChain) async throws -> HalleyError? {
     // snippet FollowChainsAndActions.md "Missing rel"
     do {
         _ = try await api.follow("contact", ["id": 3]).follow("manager").get()
@@ -34,7 +34,7 @@ func followMissing(api: FollowChain) async throws -> HalleyError? {
     return nil
 }
 
-func followSDK(manager: ResourceManager) async throws -> (Contact, [String]) {
+@MainActor func followSDK(manager: ResourceManager) async throws -> (Contact, [String]) {
     // snippet FollowChainsAndActions.md "SDK"
     struct ContactsClient {
         let root: FollowChain
@@ -54,7 +54,7 @@ func followSDK(manager: ResourceManager) async throws -> (Contact, [String]) {
     return (alan, names)
 }
 
-func followActions(manager: ResourceManager) async throws -> (status: Int, location: URL, receipt: HALResource?, renamed: String) {
+@MainActor func followActions(manager: ResourceManager) async throws -> (status: Int, location: URL, receipt: HALResource?, renamed: String) {
     // snippet FollowChainsAndActions.md "Act"
     struct Order: Decodable {
         let id: Int

@@ -16,7 +16,7 @@ func gettingStartedManager() {
     _ = manager
 }
 
-func gettingStartedFetch(manager: ResourceManager) async throws -> (String?, String?, String?) {
+@MainActor func gettingStartedFetch(manager: ResourceManager) async throws -> (String?, String?, String?) {
     // snippet GettingStarted.md "Fetch"
     let ada = try await manager.resource(
         from: URL(string: "https://api.example.com/contacts/1")!,
@@ -29,7 +29,7 @@ func gettingStartedFetch(manager: ResourceManager) async throws -> (String?, Str
     return (name, site, gracesSite)
 }
 
-func gettingStartedDecode(manager: ResourceManager) async throws -> (URL?, String?, String, String?) {
+@MainActor func gettingStartedDecode(manager: ResourceManager) async throws -> (URL?, String?, String, String?) {
     // snippet GettingStarted.md "Decode"
     struct Site: Decodable {
         let url: URL
@@ -52,8 +52,9 @@ func gettingStartedDecode(manager: ResourceManager) async throws -> (URL?, Strin
     let grace = try await manager.request(HalleyRequest<Person>(url: "https://api.example.com/contacts/2"))
     let alan = try await manager.request(
         HalleyRequest<Person>(url: "https://api.example.com/contacts/{id}", variables: ["id": 3]))
+    let ada = try await manager.request(HalleyRequest<Person>(url: URL(string: "https://api.example.com/contacts/1")!))
     // end snippet
-    return (gracesWebsite, grace.website?.url.absoluteString, alan.name, person.email)
+    return (gracesWebsite, grace.website?.url.absoluteString, alan.name, ada.email)
 }
 
 func gettingStartedOffline() {
@@ -63,7 +64,7 @@ func gettingStartedOffline() {
     _ = offline
 }
 
-func gettingStartedFailure(manager: ResourceManager) async throws -> HalleyError? {
+@MainActor func gettingStartedFailure(manager: ResourceManager) async throws -> HalleyError? {
     // snippet GettingStarted.md "Failure"
     do {
         _ = try await manager.resource(

@@ -5,7 +5,7 @@
 import Foundation
 import Halley
 
-func halFormsOverview(manager: ResourceManager, orderURL: URL) async throws -> ActionResponse {
+@MainActor func halFormsOverview(manager: ResourceManager, orderURL: URL) async throws -> ActionResponse {
     // snippet ActingWithHALForms.md "Overview"
     var options = CallOptions()
     options.acceptsForms = true
@@ -21,7 +21,7 @@ func halFormsOverview(manager: ResourceManager, orderURL: URL) async throws -> A
     return updated
 }
 
-func halFormsChains(manager: ResourceManager) async throws -> (HALForm, ActionResponse) {
+@MainActor func halFormsChains(manager: ResourceManager) async throws -> (HALForm, ActionResponse) {
     // snippet ActingWithHALForms.md "Chains"
     let orders = manager.entry("https://api.example.com/").follow("orders")
     let create = try await orders.form("default").get()

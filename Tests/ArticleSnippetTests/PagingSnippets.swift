@@ -5,7 +5,7 @@
 import Foundation
 import Halley
 
-func pagingPageAtATime(manager: ResourceManager) async throws -> [String] {
+@MainActor func pagingPageAtATime(manager: ResourceManager) async throws -> [String] {
     // snippet PagingAndRandomAccess.md "Page at a time"
     var page = try await manager.requestPage(HalleyRequest<Contact>(url: "https://api.example.com/contacts"))
     var names = page.items.map(\.name)
@@ -18,7 +18,7 @@ func pagingPageAtATime(manager: ResourceManager) async throws -> [String] {
     return names
 }
 
-func pagingSequence(manager: ResourceManager) async throws -> [String] {
+@MainActor func pagingSequence(manager: ResourceManager) async throws -> [String] {
     var names: [String] = []
     // snippet PagingAndRandomAccess.md "Sequence"
     for try await contact in manager.items(Contact.self, from: "https://api.example.com/contacts") {
@@ -31,7 +31,7 @@ func pagingSequence(manager: ResourceManager) async throws -> [String] {
     return names
 }
 
-func pagingShaping(manager: ResourceManager) async throws -> (first: [Contact], page: [Contact], two: [Contact], ahead: [Contact]) {
+@MainActor func pagingShaping(manager: ResourceManager) async throws -> (first: [Contact], page: [Contact], two: [Contact], ahead: [Contact]) {
     // snippet PagingAndRandomAccess.md "Shaping"
     let contacts = manager.items(Contact.self, from: "https://api.example.com/contacts")
     let firstTwo = try await contacts.limited(toItems: 2).collect()
@@ -42,7 +42,7 @@ func pagingShaping(manager: ResourceManager) async throws -> (first: [Contact], 
     return (firstTwo, firstPage, twoPages, try await ahead.collect())
 }
 
-func pagingRandomAccess(manager: ResourceManager) async throws -> (first: Int?, last: Int?, beyond: Int?, slice: [Int], lastTen: [Int]) {
+@MainActor func pagingRandomAccess(manager: ResourceManager) async throws -> (first: Int?, last: Int?, beyond: Int?, slice: [Int], lastTen: [Int]) {
     // snippet PagingAndRandomAccess.md "Random access"
     struct Order: Decodable {
         let id: Int
@@ -61,7 +61,7 @@ func pagingRandomAccess(manager: ResourceManager) async throws -> (first: Int?, 
     return (first?.id, last?.id, beyond?.id, slice.map(\.id), lastTen.map(\.id))
 }
 
-func pagingMismatch(manager: ResourceManager) async throws -> HalleyError? {
+@MainActor func pagingMismatch(manager: ResourceManager) async throws -> HalleyError? {
     struct Order: Decodable {
         let id: Int
     }
@@ -94,7 +94,7 @@ func pagingNumbering(manager: ResourceManager) -> (String, String, Int) {
     return (numbered.pageVariable, numbered.sizeVariable, numbered.firstPageNumber)
 }
 
-func pagingFromChain(manager: ResourceManager) async throws -> (PaginationPage<Contact>, [Contact]) {
+@MainActor func pagingFromChain(manager: ResourceManager) async throws -> (PaginationPage<Contact>, [Contact]) {
     // snippet PagingAndRandomAccess.md "From a chain"
     let chain = manager.entry("https://api.example.com/").follow("contacts")
     let firstContacts = try await chain.page(of: Contact.self)

@@ -6,7 +6,7 @@
 import Foundation
 import Halley
 
-func policyWhere() async throws -> (ResourceManager, CallOptions, HALResource) {
+@MainActor func policyWhere() async throws -> (ResourceManager, CallOptions, HALResource) {
     // snippet RequestPolicyCredentialsAndCaching.md "Where"
     var configuration = ResourceManager.Configuration()
     configuration.headers = ["User-Agent": "Shop/2.1"]

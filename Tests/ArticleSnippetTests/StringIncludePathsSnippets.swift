@@ -5,7 +5,7 @@
 import Foundation
 import Halley
 
-func includePathsWithValues(manager: ResourceManager) async throws -> (String?, String?) {
+@MainActor func includePathsWithValues(manager: ResourceManager) async throws -> (String?, String?) {
     // snippet StringIncludePaths.md "Paths with values"
     let ada = try await manager.resource(
         from: URL(string: "https://api.example.com/contacts/1")!,
@@ -34,7 +34,7 @@ func includePathsMalformed() -> IncludePathError? {
     return nil
 }
 
-func includePathsPartial(manager: ResourceManager) async throws -> (TraversalResult, [String]?) {
+@MainActor func includePathsPartial(manager: ResourceManager) async throws -> (TraversalResult, [String]?) {
     // snippet StringIncludePaths.md "Partial"
     let result = try await manager.traverse(
         URL(string: "https://api.example.com/contacts/1")!,

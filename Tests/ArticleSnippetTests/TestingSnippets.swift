@@ -28,7 +28,7 @@ import Testing
 }
 // end snippet
 
-func testingScripted() async throws -> (HALResource, InMemoryRequester) {
+@MainActor func testingScripted() async throws -> (HALResource, InMemoryRequester) {
     // snippet TestingWithInMemoryAndFileRequesters.md "Scripted"
     let requester = InMemoryRequester()
     let attempts = Attempts()
@@ -47,7 +47,7 @@ func testingScripted() async throws -> (HALResource, InMemoryRequester) {
     return (status, requester)
 }
 
-func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
+@MainActor func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
     // snippet TestingWithInMemoryAndFileRequesters.md "Events"
     let (events, continuation) = AsyncStream.makeStream(of: TraversalEvent.self)
     var options = CallOptions()
@@ -63,13 +63,21 @@ func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
     return finished
 }
 
-/// Compiled, not run: the article's test would sit beside its own `Fixtures/api` folder.
-func testingFixtureFiles() async throws -> Contact {
+/// The article's test sits beside its own `Fixtures/api` folder, which this target does not
+/// have: the manager is compiled on its own, and the request runs with one over the
+/// repository's `Fixtures/api` (ArticleSnippetTests).
+func testingFixtureManager() -> ResourceManager {
     // snippet TestingWithInMemoryAndFileRequesters.md "Fixture files"
     let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .appendingPathComponent("Fixtures/api")
     let manager = ResourceManager(requester: FileRequester(directory: fixtures))
+    // end snippet
+    return manager
+}
+
+@MainActor func testingFixtureFiles(manager: ResourceManager) async throws -> Contact {
+    // snippet TestingWithInMemoryAndFileRequesters.md "Fixture files"
     let ada = try await manager.request(
         HalleyRequest<Contact>(url: "https://api.example.com/contacts/1", includeType: .contactsWithWebsites))
     // end snippet

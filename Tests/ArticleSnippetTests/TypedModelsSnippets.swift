@@ -65,7 +65,7 @@ extension Contact.IncludeType: IncludeTypeInterface {
 }
 // end snippet
 
-func typedModelsFetch(manager: ResourceManager) async throws -> URL? {
+@MainActor func typedModelsFetch(manager: ResourceManager) async throws -> URL? {
     // snippet TypedModelsAndIncludeLists.md "Fetch"
     let ada = try await manager.request(
         HalleyRequest<Contact>(url: "https://api.example.com/contacts/1",

@@ -16,6 +16,7 @@ struct OrdersSummary {
     let findIsTemplated: Bool?
     let findDocumentation: URL?
     let orderCount: Int
+    let templated: [String]
 }
 
 func readmeDocumentModel(body: Data) throws -> OrdersSummary {
@@ -28,7 +29,16 @@ func readmeDocumentModel(body: Data) throws -> OrdersSummary {
     let findDocumentation = orders.links.documentationURL(for: "ea:find")  // http://example.com/docs/rels/find
     let orderCount = orders.embedded.resources(for: "ea:order").count      // 2
     // end snippet
+    var templated: [String] = []
+    // snippet README.md "HAL document model"
+    for (rel, link) in orders.links where link.isTemplated {
+        print(rel, link.href)  // curies http://example.com/docs/rels/{rel}, then ea:find /orders{?id}
+        // end snippet
+        templated.append("\(rel) \(link.href)")
+        // snippet README.md "HAL document model"
+    }
+    // end snippet
     return OrdersSummary(
         processing: processing, next: next, nextURL: nextURL, findIsTemplated: findIsTemplated,
-        findDocumentation: findDocumentation, orderCount: orderCount)
+        findDocumentation: findDocumentation, orderCount: orderCount, templated: templated)
 }

@@ -12,7 +12,7 @@ struct OrderUpdate: Encodable {
     let quantity: Int
 }
 
-func readmeForms(manager: ResourceManager, orderURL: URL, rootURL: URL) async throws -> ActionResponse {
+@MainActor func readmeForms(manager: ResourceManager, orderURL: URL, rootURL: URL) async throws -> ActionResponse {
     // snippet README.md "HAL-FORMS"
     var options = CallOptions()
     options.acceptsForms = true          // Accept: application/prs.hal-forms+json, application/hal+json, …

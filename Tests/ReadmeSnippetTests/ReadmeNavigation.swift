@@ -6,7 +6,7 @@
 import Foundation
 import Halley
 
-func readmeFollowChains(manager: ResourceManager, rootURL: URL) async throws -> (PaginationPage<Contact>, Contact) {
+@MainActor func readmeFollowChains(manager: ResourceManager, rootURL: URL) async throws -> (PaginationPage<Contact>, Contact) {
     // snippet README.md "Follow chains"
     let page = try await manager.entry("https://api.example.com/")
         .follow("ex:contacts", ["page": 0])
@@ -24,18 +24,18 @@ func readmeFollowChains(manager: ResourceManager, rootURL: URL) async throws -> 
 struct ContactsAPI {
     let root: FollowChain                          // manager.entry("https://api.example.com/")
     var contacts: FollowChain { root.follow("ex:contacts", ["page": 0]) }
-    func contact(id: String) -> FollowChain { root.follow("ex:contact", ["id": .string(id)]) }
+    func contact(id: Int) -> FollowChain { root.follow("ex:contact", ["id": id]) }
 }
 // end snippet
 
-func readmeSDKWrapper(api: ContactsAPI) async throws -> Contact {
+@MainActor func readmeSDKWrapper(api: ContactsAPI) async throws -> Contact {
     // snippet README.md "SDK wrapper"
-    let contact = try await api.contact(id: "7").get(Contact.self)
+    let contact = try await api.contact(id: 7).get(Contact.self)
     // end snippet
     return contact
 }
 
-func readmePagedItems(manager: ResourceManager, url: URL) async throws -> (names: [String], firstTen: [Contact], all: [Contact], tenth: Contact?, slice: [Contact]) {
+@MainActor func readmePagedItems(manager: ResourceManager, url: URL) async throws -> (names: [String], firstTen: [Contact], all: [Contact], tenth: Contact?, slice: [Contact]) {
     var names: [String] = []
     // snippet README.md "Paginated enumeration"
     for try await contact in manager.items(Contact.self, from: "https://api.example.com/contacts{?page,size}",

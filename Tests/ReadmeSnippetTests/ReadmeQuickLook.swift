@@ -2,8 +2,10 @@
 // README.md's "Quick look" and "Typed models" blocks, verbatim between `// snippet` and
 // `// end snippet` (SnippetSyncTests holds them to the README). Everything else is
 // scaffolding. This file imports nothing but what the blocks import, so the blocks compile
-// as a reader would paste them. They build a `URLSessionRequester`, so they are compiled,
-// not run.
+// as a reader would paste them. Each block's first line, which builds a `URLSessionRequester`,
+// is compiled on its own; the rest of the block takes the manager as a parameter, so that
+// ReadmeSnippetTests runs it against the sample API the README names (`Fixtures/api`). The
+// functions are `@MainActor`, as in an app: the blocks must compile there too.
 
 // snippet README.md "Quick look"
 import Foundation
@@ -11,9 +13,15 @@ import Halley
 
 // end snippet
 
-func readmeQuickLook() async throws {
+@MainActor func readmeQuickLookManager() -> ResourceManager {
     // snippet README.md "Quick look"
     let manager = ResourceManager(requester: URLSessionRequester())
+    // end snippet
+    return manager
+}
+
+@MainActor func readmeQuickLook(manager: ResourceManager) async throws -> (websiteOfFirstContact: JSONValue?, typed: Contact) {
+    // snippet README.md "Quick look"
 
     // Untyped: the root with every included relationship merged in, as a JSONValue.
     let contact = try await manager.resource(
@@ -27,15 +35,16 @@ func readmeQuickLook() async throws {
                                includeType: .contactsAndWebsiteOfContacts))
     let typedWebsite = typed.contacts?.first?.website?.url
     // end snippet
-    _ = (websiteOfFirstContact, typedWebsite)
+    _ = typedWebsite
+    return (websiteOfFirstContact, typed)
 }
 
 // snippet README.md "Typed models"
-struct Website: HalleyCodable { let _links: Links?; let id: String; let url: URL }
+struct Website: HalleyCodable { let _links: Links?; let id: Int; let url: URL }
 
 struct Contact: HalleyCodable {
     let _links: Links?
-    let id: String
+    let id: Int
     let name: String
     let contacts: [Contact]?
     let website: Website?
@@ -65,13 +74,19 @@ extension Contact.IncludeType: IncludeTypeInterface {
 
 // end snippet
 
-func readmeTypedModels() async throws {
+@MainActor func readmeTypedModelsManager() -> ResourceManager {
     // snippet README.md "Typed models"
     let manager = ResourceManager(requester: URLSessionRequester())
+    // end snippet
+    return manager
+}
+
+@MainActor func readmeTypedModels(manager: ResourceManager) async throws -> Contact {
+    // snippet README.md "Typed models"
     let contact = try await manager.request(
         HalleyRequest<Contact>(url: "https://api.example.com/contacts/1",
                                includeType: .contactsAndWebsiteOfContacts,
                                queryItems: [], decoder: JSONDecoder()))
     // end snippet
-    _ = contact
+    return contact
 }

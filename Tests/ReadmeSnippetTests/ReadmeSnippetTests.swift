@@ -2,9 +2,38 @@ import Foundation
 import Halley
 import Testing
 
-/// Runs the README's blocks that take their manager from the reader, against SampleAPI. (The
-/// quick look and typed-model blocks build a `URLSessionRequester`: compiling them is the test.)
+/// Runs the README's blocks: the quick look and typed models against the sample API they name
+/// (`Fixtures/api`, through `FileRequester`), the blocks that take their manager from the reader
+/// against SampleAPI.
 @Suite(.serialized) struct ReadmeSnippetTests {
+    /// The first run of a newcomer: the typed example's models decode the sample API (its ids
+    /// are numbers; models declaring `id: String` were a decoding error).
+    @Test func theTypedModelsDecodeTheSampleAPI() async throws {
+        let ada = try await readmeTypedModels(manager: SampleAPI.fixtureManager())
+        #expect(ada.id == 1)
+        #expect(ada.name == "Ada Lovelace")
+        #expect(ada.website?.id == 1)
+        #expect(ada.website?.url.absoluteString == "https://ada.example.com")
+        #expect(ada._links?.selfLink?.href == "/contacts/1")
+        let contacts = try #require(ada.contacts)
+        #expect(contacts.map(\.id) == [2, 3])
+        #expect(contacts.map(\.name) == ["Grace Hopper", "Alan Turing"])
+        #expect(
+            contacts.map { $0.website?.url.absoluteString } == [
+                "https://grace.example.com", "https://alan.example.com",
+            ])
+        // `.full` on each contact: Grace's contacts (Ada again), Alan's empty array.
+        #expect(contacts[0].contacts?.map(\.name) == ["Ada Lovelace"])
+        #expect(contacts[1].contacts?.isEmpty == true)
+    }
+
+    @Test func theQuickLookRunsAgainstTheSampleAPI() async throws {
+        let (website, typed) = try await readmeQuickLook(manager: SampleAPI.fixtureManager())
+        #expect(website == "https://grace.example.com")
+        #expect(typed.contacts?.first?.website?.url.absoluteString == "https://grace.example.com")
+        #expect(typed.website?.id == 1)
+    }
+
     @Test func theTypedModelsIncludeListIsTheStringList() throws {
         let plan = try Contact.IncludeType.contactsAndWebsiteOfContacts.includePlan()
         #expect(plan == (try IncludePlan(["[contacts]", "[contacts].[contacts]", "[contacts].website", "website"])))
@@ -31,10 +60,10 @@ import Testing
         let result = try await readmePagedItems(manager: manager, url: SampleAPI.contactsPage)
         #expect(result.names.count == SampleAPI.contactCount)
         #expect(result.names.last == "Contact 45")
-        #expect(result.firstTen.map(\.id) == (1...10).map(String.init))
+        #expect(result.firstTen.map(\.id) == Array(1...10))
         #expect(result.all.count == SampleAPI.contactCount)
-        #expect(result.tenth?.id == "10")
-        #expect(result.slice.map(\.id) == (21...40).map(String.init))
+        #expect(result.tenth?.id == 10)
+        #expect(result.slice.map(\.id) == Array(21...40))
     }
 
     @Test func untypedTraversal() async throws {
@@ -43,7 +72,7 @@ import Testing
         let (merged, partial, items, page, document) = try await readmeUntypedTraversal(manager: manager, url: url)
         #expect(merged["ex:contacts"]?[0]?["website"]?["url"] == "https://contact2.example.com")
         #expect(partial.failures.isEmpty)
-        #expect(partial.document["contacts"]?[1]?["website"]?["id"] == "w3")
+        #expect(partial.document["contacts"]?[1]?["website"]?["id"] == 3)
         #expect(items.count == 1)
         #expect(page.url == url)
         #expect(document.state["name"] == "Contact 1")
@@ -84,5 +113,6 @@ import Testing
         #expect(summary.findIsTemplated == true)
         #expect(summary.findDocumentation?.absoluteString == "http://example.com/docs/rels/find")
         #expect(summary.orderCount == 2)
+        #expect(summary.templated == ["curies http://example.com/docs/rels/{rel}", "ea:find /orders{?id}"])
     }
 }

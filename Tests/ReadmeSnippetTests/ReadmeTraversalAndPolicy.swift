@@ -6,7 +6,7 @@
 import Foundation
 import Halley
 
-func readmeUntypedTraversal(manager: ResourceManager, url: URL) async throws -> (JSONValue, TraversalResult, [JSONValue], ResourceCollection, HALResource) {
+@MainActor func readmeUntypedTraversal(manager: ResourceManager, url: URL) async throws -> (JSONValue, TraversalResult, [JSONValue], ResourceCollection, HALResource) {
     // snippet README.md "Untyped traversal"
     var options = CallOptions()
     options.variables = ["page": 0]                  // for templated links and a templated root
@@ -43,7 +43,7 @@ func readmeRequestPolicy(tokens: TokenStore) -> (ResourceManager.Configuration, 
     return (configuration, options)
 }
 
-func readmeActions(manager: ResourceManager, ordersURL: URL, basketURL: URL, orderURL: URL, payment: Payment) async throws -> (ActionResponse, Order) {
+@MainActor func readmeActions(manager: ResourceManager, ordersURL: URL, basketURL: URL, orderURL: URL, payment: Payment) async throws -> (ActionResponse, Order) {
     // snippet README.md "Actions"
     let created = try await manager.send(.post, to: ordersURL, body: .json(["item": "book"]))
     let (status, location) = (created.status, created.location)  // 201, https://api.example.com/orders/42

@@ -78,12 +78,12 @@ extension ResourceManager {
         let url: URL
         switch try resolver.find(rel, named: linkName, in: resource, includePath: nil) {
         case .links(let links, _):
-            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: nil) else {
+            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: nil, for: .action) else {
                 throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
             }
             url = try resolver.url(of: link, in: resource, includePath: nil)
         case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: nil),
+            guard let embedded = try resolver.single(entry, in: resource, includePath: nil, for: .action),
                 let selfLink = embedded.links.selfLink
             else { throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil) }
             url = try resolver.url(of: selfLink, in: embedded, includePath: nil)

@@ -2,11 +2,11 @@
 /// as plain properties.
 ///
 /// ```swift
-/// struct Website: HalleyCodable { let _links: Links?; let id: String; let url: URL }
+/// struct Website: HalleyCodable { let _links: Links?; let id: Int; let url: URL }
 ///
 /// struct Contact: HalleyCodable {
 ///     let _links: Links?
-///     let id: String
+///     let id: Int
 ///     let contacts: [Contact]?   // included as "[contacts]"
 ///     let website: Website?      // included as "website"
 /// }

@@ -9,11 +9,23 @@ import Foundation
 ///                            queryItems: [], decoder: JSONDecoder()))
 /// ```
 ///
-/// The URL may be an RFC 6570 template; it is expanded with the request's variables over
-/// the call's and the manager's.
+/// The URL is a `URL`, or a string that may be an RFC 6570 template, expanded with the
+/// request's variables over the call's and the manager's (as ``ResourceManager`` takes both
+/// in `resource(from:)`).
 public struct HalleyRequest<Item: Decodable> {
-    /// The root URL, or a URI template for it.
-    public var url: String
+    /// The root URL, or a URI template for it. For a request made with a `URL`, that URL's
+    /// `absoluteString`; setting it makes the request start at the new text, read as a template.
+    public var url: String {
+        get { urlText }
+        set {
+            urlText = newValue
+            exactURL = nil
+        }
+    }
+    private var urlText: String
+    /// The `URL` the request was made with: started at as it is, never read as a template
+    /// (as `resource(from: URL)` does).
+    private(set) var exactURL: URL?
     /// Typed include fields (what an include type's `prepareIncludes()` returns).
     public var includeFields: [IncludeField]
     /// String include paths, compiled into the same plan as ``includeFields``.
@@ -40,7 +52,7 @@ public struct HalleyRequest<Item: Decodable> {
         url: String, includes: [Include] = [], variables: [String: TemplateValue?] = [:],
         queryItems: [FieldQueryItem] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) {
-        self.url = url
+        self.urlText = url
         self.includeFields = []
         self.includes = includes
         self.variables = variables
@@ -56,6 +68,38 @@ public struct HalleyRequest<Item: Decodable> {
     ) {
         self.init(url: url, variables: variables, queryItems: queryItems, decoder: decoder, options: options)
         self.includeFields = includeFields
+    }
+
+    /// A request with string include paths, starting at `url` as it is.
+    ///
+    /// ```swift
+    /// HalleyRequest<Contact>(url: URL(string: "https://api.example.com/contacts/1")!, includes: ["website"])
+    /// ```
+    public init(
+        url: URL, includes: [Include] = [], variables: [String: TemplateValue?] = [:],
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
+    ) {
+        self.init(
+            url: url.absoluteString, includes: includes, variables: variables, queryItems: queryItems,
+            decoder: decoder, options: options)
+        exactURL = url
+    }
+
+    /// A request with typed include fields, starting at `url` as it is.
+    public init(
+        url: URL, includeFields: [IncludeField], variables: [String: TemplateValue?] = [:],
+        queryItems: [FieldQueryItem] = [], decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
+    ) {
+        self.init(
+            url: url.absoluteString, includeFields: includeFields, variables: variables, queryItems: queryItems,
+            decoder: decoder, options: options)
+        exactURL = url
+    }
+
+    /// Makes the request start at `url` as it is (a page's own URL, say), not at a template.
+    mutating func start(at url: URL) {
+        urlText = url.absoluteString
+        exactURL = url
     }
 
     /// The request's options with its query items and then its own variables laid over them
@@ -87,6 +131,21 @@ extension HalleyRequest where Item: IncludableType, Item.IncludeType: IncludeTyp
     /// A request using one of the model's named include lists, as in the original Halley.
     public init(
         url: String, includeType: Item.IncludeType, queryItems: [FieldQueryItem] = [],
+        decoder: JSONDecoder? = nil, variables: [String: TemplateValue?] = [:],
+        options: CallOptions = CallOptions()
+    ) {
+        self.init(
+            url: url, includeFields: includeType.prepareIncludes(), variables: variables, queryItems: queryItems,
+            decoder: decoder, options: options)
+    }
+
+    /// A request using one of the model's named include lists, starting at `url` as it is.
+    ///
+    /// ```swift
+    /// HalleyRequest<Contact>(url: URL(string: "https://api.example.com/contacts/1")!, includeType: .full)
+    /// ```
+    public init(
+        url: URL, includeType: Item.IncludeType, queryItems: [FieldQueryItem] = [],
         decoder: JSONDecoder? = nil, variables: [String: TemplateValue?] = [:],
         options: CallOptions = CallOptions()
     ) {

@@ -35,7 +35,7 @@ extension ResourceManager {
         guard let link = page.links.link(for: rel) else { return nil }
         var request = page.request
         let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(request.callOptions))
-        request.url = url.absoluteString
+        request.start(at: url)
         return try await requestPage(request)
     }
 
@@ -61,7 +61,7 @@ extension ResourceManager {
         var pageRequest = request
         if case .chain = start {
             // Later pages start from where the chain led, not from the chain's entry.
-            pageRequest.url = collection.url.absoluteString
+            pageRequest.start(at: collection.url)
         }
         return PaginationPage(
             items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
@@ -80,6 +80,7 @@ extension ResourceManager {
         let options = request.callOptions
         let variables = callVariables(options)
         if let start { return (start, plan, options, variables) }
+        if let url = request.exactURL { return (.url(url), plan, options, variables) }
         return (.url(try rootURL(request.url, variables: variables)), plan, options, variables)
     }
 

@@ -14,7 +14,9 @@ import Foundation
 /// links.documentationURL(for: "ex:contacts")
 /// ```
 ///
-/// `Links` is `Codable`, so models can declare `let _links: Links?`.
+/// `Links` is a `Sequence` of every link with its relation, in document order
+/// (`for (rel, link) in resource.links`), and `Codable`, so models can declare
+/// `let _links: Links?`.
 public struct Links: Sendable, Hashable {
     /// One relation of `_links`.
     public struct Relation: Sendable, Hashable {
@@ -226,6 +228,83 @@ public struct Links: Sendable, Hashable {
             }
         }
         return object
+    }
+}
+
+extension Links: Sequence {
+    /// One link with the relation it is listed under.
+    ///
+    /// A tuple, as a dictionary's elements are, so a loop can take it apart:
+    /// `for (rel, link) in resource.links`.
+    public typealias Element = (rel: LinkRelation, link: Link)
+
+    /// Walks the links in document order, each relation's array in its order.
+    public struct Iterator: IteratorProtocol, Sendable {
+        private let links: Links
+        private var relation = 0
+        private var position = 0
+
+        init(_ links: Links) {
+            self.links = links
+        }
+
+        /// The next link and its relation; `nil` after the last.
+        public mutating func next() -> Element? {
+            switch links.storage {
+            case .relations(let relations):
+                while relation < relations.count {
+                    let current = relations[relation]
+                    if position < current.links.count {
+                        defer { position += 1 }
+                        return (current.rel, current.links[position])
+                    }
+                    relation += 1
+                    position = 0
+                }
+            case .document(let object):
+                // The object is well formed: every member is a link object or an array of them.
+                while relation < object.count {
+                    let rel = LinkRelation(object.key(atPosition: relation))
+                    switch object.value(atPosition: relation) {
+                    case .object(let link) where position == 0:
+                        position = 1
+                        return (rel, Link(validated: link))
+                    case .array(let elements) where position < elements.count:
+                        defer { position += 1 }
+                        return (rel, Link(validated: elements[position].objectValue ?? [:]))
+                    default:
+                        relation += 1
+                        position = 0
+                    }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Every link of `_links`, in document order, paired with its relation: a relation written
+    /// as an array gives each of its links in turn, and `curies` is listed like any relation.
+    ///
+    /// ```swift
+    /// for (rel, link) in resource.links where link.isTemplated {
+    ///     print(rel, link.href)
+    /// }
+    /// ```
+    public func makeIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    /// The number of links, counted without making them.
+    public var underestimatedCount: Int {
+        switch storage {
+        case .relations(let relations):
+            return relations.reduce(0) { $0 + $1.links.count }
+        case .document(let object):
+            return (0..<object.count).reduce(0) { count, position in
+                if case .array(let elements) = object.value(atPosition: position) { return count + elements.count }
+                return count + 1
+            }
+        }
     }
 }
 

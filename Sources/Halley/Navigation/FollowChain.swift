@@ -187,11 +187,15 @@ public struct FollowChain: Sendable {
         let resolver = context.resolver
         switch try resolver.find(hop.rel, named: hop.linkName, in: resource, includePath: path) {
         case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: path) else { break }
+            guard let embedded = try resolver.single(entry, in: resource, includePath: path, for: .hop(number))
+            else { break }
             context.emit(.embeddedUsed(includePath: path, rel: hop.rel, count: 1))
             return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
         case .links(let links, _):
-            guard let link = try resolver.single(links, rel: hop.rel, in: resource, includePath: path) else { break }
+            guard
+                let link = try resolver.single(
+                    links, rel: hop.rel, in: resource, includePath: path, for: .hop(number))
+            else { break }
             let url = try resolver.url(of: link, in: resource, variables: hop.variables, includePath: path)
             return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
         case .missing:

@@ -18,7 +18,11 @@ import Foundation
 /// consumer reaches them, in order, with at most `maxConcurrency` item fetches in flight (the
 /// one awaited and those right after it); each item fetch is a call of its own, held to
 /// ``CallOptions/maxRequests`` as each page is, and fetches left ahead of a consumer that
-/// stops are cancelled. A `next` link back to a page already seen ends the sequence with
+/// stops are cancelled.
+/// ``prefix(_:)``, ``reduce(into:isolation:_:)``, ``first(isolation:where:)`` and the other
+/// closure operations are the sequence's own and run their closures on the caller's actor, so
+/// they compile in `@MainActor` code with models that are not `Sendable`.
+/// A `next` link back to a page already seen ends the sequence with
 /// ``HalleyError/Code/paginationCycle``; more than ``maxPages`` pages is
 /// ``HalleyError/Code/limitExceeded``.
 public struct PagedItems<Item: Decodable>: AsyncSequence {
@@ -146,6 +150,14 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
         /// The next item, fetching the next page when the current one is used up.
         public mutating func next() async throws -> Item? {
+            try await next(isolation: nil)
+        }
+
+        /// The next item, with the iterator kept on the caller's actor (SE-0421): a
+        /// `for try await` loop on the main actor does not hand the iterator, its page and its
+        /// non-`Sendable` items to another executor; the pages are still fetched and decoded
+        /// off the actor.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Item? {
             while true {
                 if let limit = sequence.itemLimit, delivered >= limit { return finish() }
                 if bufferIndex < buffer.count {
@@ -153,7 +165,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                     delivered += 1
                     return buffer[bufferIndex]
                 }
-                if let item = try await nextLinked() { return item }
+                if let item = try await nextLinked(isolation: actor) { return item }
                 if finished { return nil }
                 if let limit = sequence.pageLimit, pages >= limit { return finish() }
                 let target: CallStart
@@ -168,7 +180,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 let page: LoadedPage
                 do {
                     if case .url(let url) = target { try walk.enter(url) }
-                    page = try await load(target)
+                    page = try await load(target, isolation: actor)
                     // A chain's page is known only once the chain has been followed.
                     if case .chain = target { try walk.enter(page.requestedURL) }
                 } catch {
@@ -197,10 +209,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             }
         }
 
-        private mutating func load(_ target: CallStart) async throws -> LoadedPage {
+        private mutating func load(_ target: CallStart, isolation actor: isolated (any Actor)?) async throws
+            -> LoadedPage
+        {
             if case .url(let url) = target, let pending, let raw = try? await pending.value, raw.requestedURL == url {
                 self.pending = nil
-                return try sequence.decoded(raw)
+                return try await sequence.decodedAway(raw)
             }
             pending?.cancel()
             pending = nil
@@ -208,7 +222,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         }
 
         /// The current page's next linked item; `nil` when it has none left.
-        private mutating func nextLinked() async throws -> Item? {
+        private mutating func nextLinked(isolation actor: isolated (any Actor)?) async throws -> Item? {
             guard let window else { return nil }
             do {
                 guard let fetched = try await window.next() else {
@@ -257,11 +271,15 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// known and pages are addressable; fewer items when the collection ends first. Of pages
     /// that link their items, only the items returned are fetched.
     ///
-    /// Positions count from the first item the sequence would yield. A page fetched by number
+    /// Positions count from the first item the sequence would yield, and end at its item limit
+    /// (``prefix(_:)``, ``limited(toItems:)``). A page fetched by number
     /// whose `page` metadata names another number or size throws
     /// ``HalleyError/Code/pageMismatch`` instead of handing back items from the wrong place.
     public func items(in range: Range<Int>) async throws -> [Item] {
-        guard !range.isEmpty, range.lowerBound >= 0 else { return [] }
+        guard range.lowerBound >= 0 else { return [] }
+        // The sequence ends at its item limit (`prefix`, `limited(toItems:)`): so do its positions.
+        let range = itemLimit.map { range.clamped(to: 0..<Swift.max($0, range.lowerBound)) } ?? range
+        guard !range.isEmpty else { return [] }
         var size: Int? = templateAddressesPages ? knownPageSize : nil
         var first: LoadedPage?
         if size == nil {
@@ -468,6 +486,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// A linked item as fetched, decoded on its own (a failure names the item's URL).
     func decoded(_ fetched: (object: JSONObject, url: URL), plan: IncludePlan) throws(HalleyError) -> Item {
         try manager.decode(Item.self, from: .object(fetched.object), decoder: decoder, plan: plan, url: fetched.url)
+    }
+
+    /// ``decoded(_:)`` on the generic executor, not on the actor of an iterator that runs on
+    /// its caller's (the main actor, in an app).
+    func decodedAway(_ raw: RawItemsPage) async throws(HalleyError) -> LoadedPage {
+        try decoded(raw)
     }
 
     func loadPage(_ target: CallStart) async throws -> LoadedPage {

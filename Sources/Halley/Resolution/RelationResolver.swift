@@ -55,35 +55,94 @@ struct RelationResolver: Sendable {
         return named.isEmpty ? .missing : .links(named, isArray: relation.isArray)
     }
 
+    /// Who needs one link of a relation: the fix for several is said in that caller's terms.
+    enum Selection {
+        /// An include path: `rel@name`, or `[rel]` for all of them.
+        case include
+        /// Hop `number` of a follow chain: `.follow(rel, named:)`.
+        case hop(Int)
+        /// An action on a rel: `send(_:rel:of:linkName:)`.
+        case action
+    }
+
     /// The one link of a to-one relation.
     ///
-    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several.
-    func single(_ links: [Link], rel: LinkRelation, in resource: HALResource, includePath: String?)
-        throws(HalleyError) -> Link?
-    {
+    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several, naming the fix
+    ///   `selection` has.
+    func single(
+        _ links: [Link], rel: LinkRelation, in resource: HALResource, includePath: String?,
+        for selection: Selection = .include
+    ) throws(HalleyError) -> Link? {
         guard links.count <= 1 else {
             let names = links.map { $0.name.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
+            let message: String
+            switch selection {
+            case .include:
+                message =
+                    "to-one relation \(rel) has \(links.count) links (names: \(names)); "
+                    + "pick one with \(rel)@name or include it as [\(rel)]"
+            case .hop(let number):
+                message =
+                    "hop \(number) (\(rel)) has \(links.count) links (names: \(names)) and a chain follows one; "
+                    + Self.namedPick(among: links, rel: rel, for: selection)
+            case .action:
+                message =
+                    "relation \(rel) has \(links.count) links (names: \(names)) and an action goes to one; "
+                    + Self.namedPick(among: links, rel: rel, for: selection)
+            }
             throw HalleyError(
-                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL,
-                message: "to-one relation \(rel) has \(links.count) links (names: \(names)); "
-                    + "pick one with \(rel)@name or include it as [\(rel)]")
+                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL, message: message)
         }
         return links.first
     }
 
     /// The one resource of a to-one embedded relation.
     ///
-    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several.
-    func single(_ entry: EmbeddedResources.Entry, in resource: HALResource, includePath: String?)
-        throws(HalleyError) -> HALResource?
-    {
+    /// - Throws: ``HalleyError/Code/ambiguousRelation`` when there are several, naming the fix
+    ///   `selection` has.
+    func single(
+        _ entry: EmbeddedResources.Entry, in resource: HALResource, includePath: String?,
+        for selection: Selection = .include
+    ) throws(HalleyError) -> HALResource? {
         guard entry.resources.count <= 1 else {
+            let rel = entry.rel
+            let count = entry.resources.count
+            let message: String
+            switch selection {
+            case .include:
+                message = "to-one relation \(rel) embeds \(count) resources; include it as [\(rel)]"
+            case .hop(let number):
+                // A hop with a name follows `_links`, so the links of the relation say whether
+                // the chain can pick one.
+                message =
+                    "hop \(number) (\(rel)) embeds \(count) resources and a chain follows one; "
+                    + Self.namedPick(among: resource.links[rel], rel: rel, for: selection)
+            case .action:
+                message =
+                    "relation \(rel) embeds \(count) resources and an action goes to one; "
+                    + Self.namedPick(among: resource.links[rel], rel: rel, for: selection)
+            }
             throw HalleyError(
-                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL,
-                message: "to-one relation \(entry.rel) embeds \(entry.resources.count) resources; "
-                    + "include it as [\(entry.rel)]")
+                code: .ambiguousRelation, includePath: includePath, url: resource.baseURL, message: message)
         }
         return entry.resources.first
+    }
+
+    /// How a chain or an action picks one of `links` by HAL name, written as the call to make
+    /// (with the first name there is); or, when no link has a name, what to do instead.
+    private static func namedPick(among links: [Link], rel: LinkRelation, for selection: Selection) -> String {
+        let name = links.lazy.compactMap(\.name).first.map(swiftLiteral)
+        switch (selection, name) {
+        case (.hop, let name?):
+            return "pick it with .follow(\(swiftLiteral(rel.rawValue)), named: \(name))"
+        case (.hop(let number), nil):
+            return "no link has a name to pick it by: read them from the resource before hop \(number) "
+                + "(.resource() on the chain without it)"
+        case (_, let name?):
+            return "pick it with send(_:rel:of:linkName:) and linkName: \(name)"
+        case (_, nil):
+            return "no link has a name to pick it by: send to one of their URLs with send(_:to:)"
+        }
     }
 
     /// The absolute URL `link` points at: its template expanded with `local` variables over
@@ -142,6 +201,11 @@ struct RelationResolver: Sendable {
             }
         }
         return items
+    }
+
+    /// `text` as a Swift string literal, for a message that shows the call to make.
+    private static func swiftLiteral(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// The error for a relation a caller requires and the resource lacks, listing what it has

@@ -1,9 +1,10 @@
 import Foundation
 import Halley
 
-/// The in-memory API the documentation's snippets run against: the names the README and the
-/// articles leave to the reader (a manager, URLs, a token store, an order) and the documents
-/// behind them. Scaffolding only: nothing here appears in the documentation.
+/// The in-memory API the README's navigation, traversal and action snippets run against: the
+/// names the README leaves to the reader (a manager, URLs, a token store, an order) and the
+/// documents behind them, shaped like `Fixtures/api` (numeric ids), so the README's models
+/// decode both. Scaffolding only: nothing here appears in the documentation.
 enum SampleAPI {
     static let base = "https://api.example.com"
     static let root = URL(string: "https://api.example.com/")!
@@ -14,6 +15,13 @@ enum SampleAPI {
     static let basket = URL(string: "https://api.example.com/basket")!
 
     static let contactCount = 45
+
+    /// A manager answering from the repository's `Fixtures/api`, the sample API the README's
+    /// quick start and typed models name.
+    static func fixtureManager() -> ResourceManager {
+        ResourceManager(
+            requester: FileRequester(directory: Snippets.repository.appendingPathComponent("Fixtures/api")))
+    }
     static let pageSize = 20
 
     /// A manager over a fresh copy of the API, and the requester to inspect.
@@ -76,7 +84,7 @@ enum SampleAPI {
                 "ex:contacts": .array(friendLinks),
                 "website": ["href": .string("/websites/\(id)")],
             ],
-            "id": .string("\(id)"),
+            "id": .int(id),
             "name": .string("Contact \(id)"),
             "_embedded": ["website": website(id)],
         ]
@@ -85,7 +93,7 @@ enum SampleAPI {
     static func website(_ id: Int) -> JSONValue {
         [
             "_links": ["self": ["href": .string("/websites/\(id)")]],
-            "id": .string("w\(id)"),
+            "id": .int(id),
             "url": .string("https://contact\(id).example.com"),
         ]
     }

@@ -12,6 +12,10 @@ import Foundation
 /// A block may be split over several marked regions with the same document and label (say,
 /// declarations at file scope, then statements inside a function); their lines, each region
 /// shifted left by its own common indentation, joined in file order, must equal the block.
+///
+/// Copies of blocks that make async calls sit in `@MainActor` functions: a documented call
+/// must compile where an app makes it (a SwiftUI view model, top-level code), not only in a
+/// nonisolated function.
 enum Snippets {
     /// The repository, located from this file so tests run from any working directory.
     static let repository = URL(fileURLWithPath: #filePath)
