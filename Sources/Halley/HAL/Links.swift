@@ -192,11 +192,10 @@ public struct Links: Sendable, Hashable {
     /// whose own `name` is `name` (a malformed sibling with another name is not selected).
     public func problems(for rel: LinkRelation, named name: String? = nil) -> [HALDocumentError] {
         guard !problems.isEmpty else { return [] }
-        let wanted = scope.expandedURI(of: rel.rawValue)
         return problems.filter { problem in
             guard let problemRel = problem.relation?.rawValue else { return false }
             if let name, problem.linkName != name { return false }
-            return problemRel == rel.rawValue || (wanted != nil && scope.expandedURI(of: problemRel) == wanted)
+            return scope.sameRelation(rel.rawValue, problemRel)
         }
     }
 
@@ -234,7 +233,7 @@ extension Links {
     /// and none declares CURIEs: such an object serves as the links themselves.
     private static func isWellFormed(_ json: JSONObject) -> Bool {
         for position in 0..<json.count {
-            if json.key(atPosition: position) == LinkRelation.curies.rawValue { return false }
+            if json.key(atPosition: position).hasSameCodeUnits(as: LinkRelation.curies.rawValue) { return false }
             switch json.value(atPosition: position) {
             case .object(let object):
                 guard Link.isWellFormed(object) else { return false }
@@ -315,7 +314,7 @@ extension Links {
                     rel: rel)
                 continue
             }
-            if rel == LinkRelation.curies.rawValue {
+            if rel.hasSameCodeUnits(as: LinkRelation.curies.rawValue) {
                 curies = links.compactMap { link in link.name.map { CURIE(name: $0, href: link.href) } }
             }
             relations.append(Relation(rel: LinkRelation(rel), links: links, isArray: isArray))
