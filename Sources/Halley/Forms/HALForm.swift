@@ -83,12 +83,12 @@ public struct HALForm: Sendable, Hashable {
                 guard case .object(let object) = element else {
                     throw HALDocumentError(
                         code: .invalidFormMember, path: elementPath,
-                        message: "template property is a \(element.kindName), not an object")
+                        message: "template property is \(element.kindWithArticle), not an object")
                 }
                 properties.append(try HALFormProperty(json: object, path: elementPath))
             }
         case let other?:
-            throw reader.invalid("properties", "is a \(other.kindName), not an array of property objects")
+            throw reader.invalid("properties", "is \(other.kindWithArticle), not an array of property objects")
         }
         self.properties = properties
         self.json = json
@@ -202,7 +202,7 @@ public struct HALForms: Sendable, Hashable {
         guard case .object(let object) = resource else {
             throw HALDocumentError(
                 code: .resourceNotObject, path: "$",
-                message: "a HAL resource must be an object, not a \(resource.kindName)"
+                message: "a HAL resource must be an object, not \(resource.kindWithArticle)"
             )
         }
         try self.init(
@@ -232,7 +232,7 @@ public struct HALForms: Sendable, Hashable {
                     try report(
                         HALDocumentError(
                             code: .templateNotObject, path: templatePath,
-                            message: "template \(key) is a \(value.kindName), not an object"),
+                            message: "template \(key) is \(value.kindWithArticle), not an object"),
                         key: key)
                     continue
                 }
@@ -245,7 +245,8 @@ public struct HALForms: Sendable, Hashable {
         case let other?:
             try report(
                 HALDocumentError(
-                    code: .templatesNotObject, path: path, message: "_templates is a \(other.kindName), not an object"),
+                    code: .templatesNotObject, path: path,
+                    message: "_templates is \(other.kindWithArticle), not an object"),
                 key: nil)
         }
         if let index = forms.firstIndex(where: { $0.key == "default" }), index > 0 {
@@ -336,7 +337,7 @@ struct FormMemberReader {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
-        case let other?: throw invalid(key, "is a \(other.kindName), not a string")
+        case let other?: throw invalid(key, "is \(other.kindWithArticle), not a string")
         }
     }
 
@@ -344,7 +345,7 @@ struct FormMemberReader {
         switch object[key] {
         case nil, .null?: return nil
         case .bool(let value)?: return value
-        case let other?: throw invalid(key, "is a \(other.kindName), not true or false")
+        case let other?: throw invalid(key, "is \(other.kindWithArticle), not true or false")
         }
     }
 
@@ -352,7 +353,9 @@ struct FormMemberReader {
         switch object[key] {
         case nil, .null?: return nil
         case let value?:
-            guard let number = value.doubleValue else { throw invalid(key, "is a \(value.kindName), not a number") }
+            guard let number = value.doubleValue else {
+                throw invalid(key, "is \(value.kindWithArticle), not a number")
+            }
             return number
         }
     }

@@ -93,7 +93,7 @@ public struct HALFormProperty: Sendable, Hashable {
         case .object(let object)?:
             options = try HALFormOptions(json: object, path: JSONPath.appending(.key("options"), to: path))
         case let other?:
-            throw reader.invalid("options", "is a \(other.kindName), not an object")
+            throw reader.invalid("options", "is \(other.kindWithArticle), not an object")
         }
         self.json = json
     }
@@ -232,14 +232,14 @@ public struct HALFormOptions: Sendable, Hashable {
                     throw HALDocumentError(
                         code: .invalidFormMember, path: itemPath,
                         message: item.objectValue == nil
-                            ? "options item is a \(item.kindName), not a value or an object"
+                            ? "options item is \(item.kindWithArticle), not a value or an object"
                             : "options item has no \"\(self.valueField)\" value")
                 }
                 options.append(option)
             }
             inline = options
         case let other?:
-            throw reader.invalid("inline", "is a \(other.kindName), not an array")
+            throw reader.invalid("inline", "is \(other.kindWithArticle), not an array")
         }
         switch json["link"] {
         case nil, .null?:
@@ -247,18 +247,18 @@ public struct HALFormOptions: Sendable, Hashable {
         case .object(let object)?:
             link = try Link(json: object, path: JSONPath.appending(.key("link"), to: path))
         case let other?:
-            throw reader.invalid("link", "is a \(other.kindName), not a link object")
+            throw reader.invalid("link", "is \(other.kindWithArticle), not a link object")
         }
         switch json["selectedValues"] {
         case nil, .null?:
             selectedValues = nil
         case .array(let values)?:
             if let bad = values.first(where: { HALFormOption.text(of: $0) == nil || $0.isNull }) {
-                throw reader.invalid("selectedValues", "holds a \(bad.kindName), not a value")
+                throw reader.invalid("selectedValues", "holds \(bad.kindWithArticle), not a value")
             }
             selectedValues = values
         case let other?:
-            throw reader.invalid("selectedValues", "is a \(other.kindName), not an array")
+            throw reader.invalid("selectedValues", "is \(other.kindWithArticle), not an array")
         }
         minItems = try reader.count("minItems")
         maxItems = try reader.count("maxItems")

@@ -298,7 +298,7 @@ extension Links {
                         try report(
                             HALDocumentError(
                                 code: .linkNotObject, path: elementPath(),
-                                message: "link array of \(rel) holds a \(element.kindName), not a link object"),
+                                message: "link array of \(rel) holds \(element.kindWithArticle), not a link object"),
                             rel: rel)
                         continue
                     }
@@ -310,7 +310,7 @@ extension Links {
                 try report(
                     HALDocumentError(
                         code: .linkNotObject, path: relPath(),
-                        message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
+                        message: "relation \(rel) is \(value.kindWithArticle), not a link object or an array of links"),
                     rel: rel)
                 continue
             }
