@@ -7,23 +7,26 @@ import Foundation
 extension String {
     /// Whether the two strings hold the same UTF-8 bytes.
     ///
-    /// Faster than `==` for the short names of HAL documents (this is every member lookup):
-    /// two strings with the same representation (the same storage, or the same bytes held
-    /// inline, as short keys are) are equal at once; otherwise the lengths are compared
-    /// (constant time for native strings), then the bytes in place.
+    /// As fast as `==` for the short names of HAL documents (this is every member lookup, and
+    /// the parser's duplicate check): two strings with the same representation (one buffer, or
+    /// the same bytes held inline, as short keys are) are equal at once; strings of different
+    /// lengths, or that `==` tells apart, differ; only the rare canonically equal pair is
+    /// compared byte by byte.
     @inline(__always)
     func hasSameCodeUnits(as other: String) -> Bool {
         if MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size {
             // Reading the two words of each value copies bits and touches no storage. Equal
             // words mean one buffer or the same inline bytes; unequal ones prove nothing (a
-            // short string may also live in a buffer), so the bytes decide below.
+            // short string may also live in a buffer), so the checks below decide.
             let lhsWords = unsafeBitCast(self, to: (UInt64, UInt64).self)
             let rhsWords = unsafeBitCast(other, to: (UInt64, UInt64).self)
             if lhsWords == rhsWords { return true }
         }
         let lhs = utf8
         let rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
+        // Same bytes imply canonical equivalence, so `==` (fast for two short ASCII strings,
+        // where the byte comparison below copies both first) may only rule out.
+        guard lhs.count == rhs.count, self == other else { return false }
         let compared = lhs.withContiguousStorageIfAvailable { left in
             rhs.withContiguousStorageIfAvailable { right in
                 left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0

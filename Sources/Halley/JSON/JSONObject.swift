@@ -85,6 +85,7 @@ public struct JSONObject: Sendable {
         return value
     }
 
+    @inline(__always)
     private func position(of key: String) -> Int? {
         if let index { return index[CodeUnitKey(key)] }
         return storedMembers.firstIndex { $0.key.hasSameCodeUnits(as: key) }
