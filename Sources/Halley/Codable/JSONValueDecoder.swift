@@ -21,6 +21,12 @@ import Foundation
 /// is the one `JSONDecoder` gives for the tree's text, which can differ from what it would give
 /// for the server's original text (the PerformanceAndLimits article lists them).
 ///
+/// Member names are compared by code units, as the tree compares them (RFC 8259 §8.3), where
+/// `JSONDecoder` compares Swift Strings: two names that differ only in Unicode normalisation
+/// are two members, a `CodingKey` reads the one spelled with its own code units, and decoding
+/// both as String keys (a `[String: _]`, or any type that lists `allKeys`) throws
+/// `dataCorrupted` where `JSONDecoder` would keep one of them.
+///
 /// Keyed containers give `allKeys` in document order, where `JSONDecoder` gives an unspecified
 /// order; so when several members of one `[String: _]` fail, the error names the first in the
 /// document, where `JSONDecoder` names any one of them.

@@ -93,6 +93,16 @@ extension Dictionary: StringKeyedDictionaryDecodable where Key == String, Value:
             throw node.typeMismatch([String: Any].self, found: value, key: key)
         }
         let position = Location.self == NoKey.self ? node : node.nested(value, key: key)
+        // The tree keeps members whose names differ only in Unicode normalisation; this
+        // dictionary could not, so the first of them fails instead of one vanishing.
+        let names = object.keys
+        if let conflated = JSONValueDecodingErrors.conflatedNames(names),
+            let name = names.first(where: { conflated[CodeUnitKey($0)] != nil }),
+            let other = conflated[CodeUnitKey(name)]
+        {
+            throw position.dataCorrupted(
+                JSONValueDecodingErrors.conflated(name, with: other), key: AnyCodingKey(name))
+        }
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)
         for member in 0..<object.count {

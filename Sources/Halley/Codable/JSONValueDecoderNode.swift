@@ -24,6 +24,15 @@ final class JSONValueDecoderNode {
     /// Unchecked for exclusivity: it is read and written in single statements, never held
     /// across a call, and a decoder is used by one thread at a time (it is not `Sendable`).
     @exclusivity(unchecked) var lookupHint = 0
+    /// Member names of this node's object that a keyed container listed in `allKeys` and that
+    /// Swift's String `==` takes for another member's name (see
+    /// `JSONValueDecodingErrors.conflatedNames(_:)`), each with that other spelling; `nil` for
+    /// almost every object. Decoding such a member then throws: whoever listed the keys (a
+    /// `[String: _]`, most likely) would keep one of the two and lose the other unseen.
+    ///
+    /// Unchecked for exclusivity, as ``lookupHint``: written once by `allKeys`, read in single
+    /// statements, by the one thread using the decoder.
+    @exclusivity(unchecked) var conflatedNames: [CodeUnitKey: String]? = nil
 
     init(
         value: JSONValue, options: JSONValueDecodingOptions, parent: JSONValueDecoderNode? = nil,

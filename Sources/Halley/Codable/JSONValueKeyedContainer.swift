@@ -32,9 +32,14 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
         var keys: [Key] = []
         keys.reserveCapacity(object.count)
-        for name in renamed?.names ?? object.keys {
+        let names = renamed?.names ?? object.keys
+        for name in names {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
+        // Whoever lists the keys may put them into a `[String: _]` (a `Dictionary` decodes
+        // itself this way): names it cannot tell apart fail when decoded (see `value(_:)`).
+        // Halley's own `AnyCodingKey` readers above keep both members, as the tree does.
+        if node.conflatedNames == nil { node.conflatedNames = JSONValueDecodingErrors.conflatedNames(names) }
         return keys
     }
 
@@ -57,7 +62,14 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     codingPath: node.codingPath,
                     debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
+        if node.conflatedNames != nil { try refuseConflated(key) }
         return value
+    }
+
+    /// Throws when `allKeys` listed `key` beside a name that equals it as a Swift String.
+    private func refuseConflated(_ key: Key) throws {
+        guard let other = node.conflatedNames?[CodeUnitKey(key.stringValue)] else { return }
+        throw node.dataCorrupted(JSONValueDecodingErrors.conflated(key.stringValue, with: other), key: key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
@@ -96,19 +108,19 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // `decodeIfPresent`: absent and `null` are both `nil`, with one lookup.
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.bool(from: value, key: key)
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.string(from: value, key: key)
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.double(from: value, key: key)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.float(from: value, key: key)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key) }
@@ -123,19 +135,20 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key) }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.decode(type, from: value, key: key)
     }
 
     private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws -> T? {
-        guard let value = presentValue(key) else { return nil }
+        guard let value = try presentValue(key) else { return nil }
         return try node.integer(T.self, from: value, key: key)
     }
 
     /// The member for `decodeIfPresent`, where absent and `null` are both `nil`. (No closures
     /// here: each would copy the container, and the generic ones cost metadata lookups.)
-    private func presentValue(_ key: Key) -> JSONValue? {
+    private func presentValue(_ key: Key) throws -> JSONValue? {
         guard let value = valueIfPresent(key), !value.isNull else { return nil }
+        if node.conflatedNames != nil { try refuseConflated(key) }
         return value
     }
 

@@ -3,11 +3,12 @@ import Foundation
 /// An object's members under the names a key strategy gives them, for the keyed container.
 ///
 /// Built once per container, as `JSONDecoder` builds it: in document order, the first member
-/// keeping a name that two members convert to.
+/// keeping a name that two members convert to. Converted names are compared by code units, as
+/// the tree compares member names: two that differ only in Unicode normalisation stay two.
 final class RenamedMembers {
     /// The converted names, each once, in document order.
     private(set) var names: [String] = []
-    private var values: [String: JSONValue] = [:]
+    private var values: [CodeUnitKey: JSONValue] = [:]
 
     init(_ object: JSONObject, keys: JSONValueDecodingOptions.Keys, path: @autoclosure () -> [any CodingKey]) {
         values.reserveCapacity(object.count)
@@ -27,11 +28,11 @@ final class RenamedMembers {
         }
     }
 
-    subscript(name: String) -> JSONValue? { values[name] }
+    subscript(name: String) -> JSONValue? { values[CodeUnitKey(name)] }
 
     private func add(_ name: String, _ value: JSONValue) {
-        guard values[name] == nil else { return }
-        values[name] = value
+        guard values[CodeUnitKey(name)] == nil else { return }
+        values[CodeUnitKey(name)] = value
         names.append(name)
     }
 

@@ -54,7 +54,7 @@ extension ResourceManager {
 
     private static func parameters(_ value: JSONValue) throws(HalleyError) -> Parameters {
         guard let object = value.foundationObject as? Parameters else {
-            throw HalleyError(code: .invalidDocument, message: "the result is a \(value.kindName), not an object")
+            throw HalleyError(code: .invalidDocument, message: "the result is \(value.kindWithArticle), not an object")
         }
         return object
     }

@@ -191,7 +191,7 @@ struct FormValidator {
     }
 
     private static func article(_ value: JSONValue) -> String {
-        value.arrayValue != nil ? "a list" : "an \(value.kindName)"
+        value.arrayValue != nil ? "a list" : value.kindWithArticle
     }
 
     private static func count(_ count: Int) -> String { count == 1 ? "1 value" : "\(count) values" }

@@ -227,7 +227,7 @@ public struct HALForms: Sendable, Hashable {
         guard case .object(let object) = resource else {
             throw HALDocumentError(
                 code: .resourceNotObject, path: "$",
-                message: "a HAL resource must be an object, not a \(resource.kindName)"
+                message: "a HAL resource must be an object, not \(resource.kindWithArticle)"
             )
         }
         try self.init(
@@ -262,7 +262,7 @@ public struct HALForms: Sendable, Hashable {
                     try report(
                         HALDocumentError(
                             code: .templateNotObject, path: templatePath,
-                            message: "template \(key) is a \(value.kindName), not an object"),
+                            message: "template \(key) is \(value.kindWithArticle), not an object"),
                         key: key)
                     continue
                 }
@@ -281,7 +281,8 @@ public struct HALForms: Sendable, Hashable {
         case let other?:
             try report(
                 HALDocumentError(
-                    code: .templatesNotObject, path: path, message: "_templates is a \(other.kindName), not an object"),
+                    code: .templatesNotObject, path: path,
+                    message: "_templates is \(other.kindWithArticle), not an object"),
                 key: nil)
         }
         if let index = forms.firstIndex(where: { $0.key == "default" }), index > 0 {

@@ -186,7 +186,7 @@ extension ResourceManager {
             }
             items = list.arrayValue ?? [list]
         default:
-            throw invalid("are a \(body.kindName), not a JSON array or a HAL collection")
+            throw invalid("are \(body.kindWithArticle), not a JSON array or a HAL collection")
         }
         var options: [HALFormOption] = []
         options.reserveCapacity(items.count)
@@ -208,7 +208,7 @@ extension ResourceManager {
                 value,
                 EncodingError.Context(
                     codingPath: [],
-                    debugDescription: "form values must encode as a JSON object, not a \(json.kindName)"))
+                    debugDescription: "form values must encode as a JSON object, not \(json.kindWithArticle)"))
         }
         return Dictionary(object.members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }

@@ -28,7 +28,8 @@ public struct CURIE: Sendable, Hashable {
 /// The CURIE prefixes visible inside one resource: its own, then those of the resources
 /// that embed it. An inner binding of a prefix hides an outer one.
 struct CURIEScope: Sendable, Hashable {
-    private(set) var bindings: [String: CURIE] = [:]
+    /// Prefix names are compared as the relations that use them are: by code units.
+    private(set) var bindings: [CodeUnitKey: CURIE] = [:]
 
     static let empty = CURIEScope()
 
@@ -36,7 +37,7 @@ struct CURIEScope: Sendable, Hashable {
     func adding(_ curies: [CURIE]) -> CURIEScope {
         guard !curies.isEmpty else { return self }
         var scope = self
-        for curie in curies { scope.bindings[curie.name] = curie }
+        for curie in curies { scope.bindings[CodeUnitKey(curie.name)] = curie }
         return scope
     }
 
@@ -47,7 +48,7 @@ struct CURIEScope: Sendable, Hashable {
             let prefix = String(rel[..<colon])
             let reference = rel[rel.index(after: colon)...]
             // `http://...` is a URI even when a document (oddly) binds a prefix named `http`.
-            if !reference.hasPrefix("//"), let curie = bindings[prefix] {
+            if !reference.hasPrefix("//"), let curie = bindings[CodeUnitKey(prefix)] {
                 return curie.expand(String(reference))
             }
             if Self.isAbsoluteURI(rel) { return rel }
@@ -60,7 +61,7 @@ struct CURIEScope: Sendable, Hashable {
         guard let colon = rel.firstIndex(of: ":") else { return nil }
         let reference = rel[rel.index(after: colon)...]
         guard !reference.hasPrefix("//") else { return nil }
-        return bindings[String(rel[..<colon])]
+        return bindings[CodeUnitKey(String(rel[..<colon]))]
     }
 
     private static func isAbsoluteURI(_ text: String) -> Bool {
@@ -72,11 +73,18 @@ struct CURIEScope: Sendable, Hashable {
         }
     }
 
-    /// Finds the key in `keys` that names `rel`: the same spelling first, then the same
-    /// expanded URI (another prefix bound to the same namespace, or the full URI form).
+    /// Finds the key in `keys` that names `rel`: the same spelling (code units) first, then
+    /// the same expanded URI (another prefix bound to the same namespace, or the full URI form).
     func match<Keys: Collection<String>>(_ rel: String, in keys: Keys) -> Keys.Index? {
-        if let exact = keys.firstIndex(of: rel) { return exact }
+        if let exact = keys.firstIndex(where: { $0.hasSameCodeUnits(as: rel) }) { return exact }
         guard let wanted = expandedURI(of: rel) else { return nil }
-        return keys.firstIndex { expandedURI(of: $0) == wanted }
+        return keys.firstIndex { expandedURI(of: $0)?.hasSameCodeUnits(as: wanted) ?? false }
+    }
+
+    /// Whether two relations name the same thing: the same spelling, or the same expanded URI.
+    func sameRelation(_ lhs: String, _ rhs: String) -> Bool {
+        if lhs.hasSameCodeUnits(as: rhs) { return true }
+        guard let wanted = expandedURI(of: lhs), let other = expandedURI(of: rhs) else { return false }
+        return wanted.hasSameCodeUnits(as: other)
     }
 }

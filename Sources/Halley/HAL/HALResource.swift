@@ -95,7 +95,7 @@ public struct HALResource: Sendable, Hashable {
         guard case .object(let object) = json else {
             throw HALDocumentError(
                 code: .resourceNotObject, path: "$",
-                message: "a HAL document must be an object, not a \(json.kindName)", url: url)
+                message: "a HAL document must be an object, not \(json.kindWithArticle)", url: url)
         }
         do {
             try self.init(object: object, path: "$", baseURL: url, scope: .empty, options: options)
@@ -120,7 +120,7 @@ public struct HALResource: Sendable, Hashable {
         case let other?:
             throw HALDocumentError(
                 code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
-                message: "_links is a \(other.kindName), not an object")
+                message: "_links is \(other.kindWithArticle), not an object")
         }
         switch object["_templates"] {
         case nil, .null?:
@@ -143,7 +143,7 @@ public struct HALResource: Sendable, Hashable {
         case let other?:
             throw HALDocumentError(
                 code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
-                message: "_embedded is a \(other.kindName), not an object")
+                message: "_embedded is \(other.kindWithArticle), not an object")
         }
         parts = Parts(
             json: object, links: links, embedded: embedded, forms: forms, base: base, isEmbedded: path != "$")
@@ -288,7 +288,7 @@ public struct EmbeddedResources: Sendable, Hashable {
                         rel, value,
                         HALDocumentError(
                             code: .resourceNotObject, path: JSONPath.appending(.index(index), to: relPath),
-                            message: "embedded \(rel) holds a \(element.kindName), not a resource object"))
+                            message: "embedded \(rel) holds \(element.kindWithArticle), not a resource object"))
                     continue
                 }
                 var resources: [HALResource] = []
@@ -306,7 +306,8 @@ public struct EmbeddedResources: Sendable, Hashable {
                     rel, value,
                     HALDocumentError(
                         code: .resourceNotObject, path: relPath,
-                        message: "embedded \(rel) is a \(value.kindName), not a resource or an array of resources"))
+                        message: "embedded \(rel) is \(value.kindWithArticle), not a resource or an array of resources")
+                )
             }
         }
         self.entries = entries

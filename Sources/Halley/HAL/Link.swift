@@ -87,14 +87,14 @@ public struct Link: Sendable, Hashable {
         case let other?:
             throw HALDocumentError(
                 code: .hrefNotString, path: JSONPath.appending(.key("href"), to: path()),
-                message: "link href is a \(other.kindName), not a string")
+                message: "link href is \(other.kindWithArticle), not a string")
         }
         switch json["templated"] {
         case nil, .null?, .bool?: break
         case let other?:
             throw HALDocumentError(
                 code: .templatedNotBoolean, path: JSONPath.appending(.key("templated"), to: path()),
-                message: "link templated is a \(other.kindName), not true or false")
+                message: "link templated is \(other.kindWithArticle), not true or false")
         }
         // Most links have only `href`: then there is nothing else to check.
         if json.count > 1 {
@@ -104,7 +104,7 @@ public struct Link: Sendable, Hashable {
                 case let other?:
                     throw HALDocumentError(
                         code: .linkPropertyNotString, path: JSONPath.appending(.key(key), to: path()),
-                        message: "link \(key) is a \(other.kindName), not a string")
+                        message: "link \(key) is \(other.kindWithArticle), not a string")
                 }
             }
         }

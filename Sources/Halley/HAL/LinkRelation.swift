@@ -4,6 +4,10 @@
 /// An open, string-backed type like `HTTPRequest.Method`: any string is a relation, the
 /// common ones are named.
 ///
+/// Relations are `_links` member names, so they are equal only when their code units are
+/// (RFC 8259 §8.3): a name written precomposed (`é`) and one written decomposed (`e` and
+/// U+0301) are two relations, as they are two members of the document.
+///
 /// ```swift
 /// let next = resource.links.link(for: .next)
 /// let contacts = resource.links.links(for: "ex:contacts")
@@ -26,8 +30,21 @@ public struct LinkRelation: Sendable, Hashable, RawRepresentable, ExpressibleByS
     /// The relation as written.
     public var description: String { rawValue }
 
-    /// Orders relations by name.
-    public static func < (lhs: LinkRelation, rhs: LinkRelation) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// Whether the two relations are spelled with the same code units.
+    public static func == (lhs: LinkRelation, rhs: LinkRelation) -> Bool {
+        lhs.rawValue.hasSameCodeUnits(as: rhs.rawValue)
+    }
+
+    /// Hashes the relation's code units, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        CodeUnitKey(rawValue).hash(into: &hasher)
+    }
+
+    /// Orders relations by name: by their UTF-8 bytes, which is String's order for names in
+    /// Normalization Form C and tells apart the names ``==(_:_:)`` does.
+    public static func < (lhs: LinkRelation, rhs: LinkRelation) -> Bool {
+        lhs.rawValue.precedesInCodeUnits(rhs.rawValue)
+    }
 
     /// The resource itself (`self`, RFC 8288). Spelled `current` because `self` is taken in Swift.
     public static let current = LinkRelation("self")

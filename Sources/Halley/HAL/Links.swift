@@ -194,11 +194,10 @@ public struct Links: Sendable, Hashable {
     /// whose own `name` is `name` (a malformed sibling with another name is not selected).
     public func problems(for rel: LinkRelation, named name: String? = nil) -> [HALDocumentError] {
         guard !problems.isEmpty else { return [] }
-        let wanted = scope.expandedURI(of: rel.rawValue)
         return problems.filter { problem in
             guard let problemRel = problem.relation?.rawValue else { return false }
             if let name, problem.linkName != name { return false }
-            return problemRel == rel.rawValue || (wanted != nil && scope.expandedURI(of: problemRel) == wanted)
+            return scope.sameRelation(rel.rawValue, problemRel)
         }
     }
 
@@ -313,7 +312,7 @@ extension Links {
     /// and none declares CURIEs: such an object serves as the links themselves.
     private static func isWellFormed(_ json: JSONObject) -> Bool {
         for position in 0..<json.count {
-            if json.key(atPosition: position) == LinkRelation.curies.rawValue { return false }
+            if json.key(atPosition: position).hasSameCodeUnits(as: LinkRelation.curies.rawValue) { return false }
             switch json.value(atPosition: position) {
             case .object(let object):
                 guard Link.isWellFormed(object) else { return false }
@@ -378,7 +377,7 @@ extension Links {
                         try report(
                             HALDocumentError(
                                 code: .linkNotObject, path: elementPath(),
-                                message: "link array of \(rel) holds a \(element.kindName), not a link object"),
+                                message: "link array of \(rel) holds \(element.kindWithArticle), not a link object"),
                             rel: rel)
                         continue
                     }
@@ -390,11 +389,11 @@ extension Links {
                 try report(
                     HALDocumentError(
                         code: .linkNotObject, path: relPath(),
-                        message: "relation \(rel) is a \(value.kindName), not a link object or an array of links"),
+                        message: "relation \(rel) is \(value.kindWithArticle), not a link object or an array of links"),
                     rel: rel)
                 continue
             }
-            if rel == LinkRelation.curies.rawValue {
+            if rel.hasSameCodeUnits(as: LinkRelation.curies.rawValue) {
                 curies = links.compactMap { link in link.name.map { CURIE(name: $0, href: link.href) } }
             }
             relations.append(Relation(rel: LinkRelation(rel), links: links, isArray: isArray))

@@ -4,6 +4,10 @@
 /// order matters for output. Equality ignores order (two objects with the same members are
 /// equal), which is what JSON means.
 ///
+/// Keys are compared by their code units (RFC 8259 §8.3), not with String's `==`: `"é"`
+/// written precomposed (U+00E9) and decomposed (`e` U+0301) are two members, as the server
+/// wrote them, and a lookup finds the one spelled with the same bytes.
+///
 /// Lookups are linear for small objects, which is what HAL documents are made of, and go
 /// through a hash index once an object grows past a few dozen keys, so hostile documents
 /// with very many keys stay linear to parse.
@@ -16,7 +20,7 @@ public struct JSONObject: Sendable {
     }
 
     private var storedMembers: [Member] = []
-    private var index: [String: Int]? = nil
+    private var index: [CodeUnitKey: Int]? = nil
 
     /// Objects with more keys than this get a hash index.
     private static let indexThreshold = 24
@@ -24,8 +28,8 @@ public struct JSONObject: Sendable {
     /// Creates an empty object.
     public init() {}
 
-    /// Creates an object from key/value pairs; a repeated key keeps its first position and its
-    /// last value, as most JSON parsers do.
+    /// Creates an object from key/value pairs; a repeated key (the same code units) keeps its
+    /// first position and its last value, as most JSON parsers do.
     public init<S: Sequence>(_ pairs: S) where S.Element == (String, JSONValue) {
         for (key, value) in pairs { self[key] = value }
     }
@@ -47,10 +51,11 @@ public struct JSONObject: Sendable {
         storedMembers.lazy.map { (key: $0.key, value: $0.value) }
     }
 
-    /// Whether a member named `key` exists.
+    /// Whether a member named `key` (with the same code units) exists.
     public func contains(_ key: String) -> Bool { position(of: key) != nil }
 
-    /// Reads, replaces, appends or (with `nil`) removes the member named `key`.
+    /// Reads, replaces, appends or (with `nil`) removes the member named `key` (with the same
+    /// code units).
     ///
     /// Replacing keeps the member's position; appending puts it last.
     public subscript(key: String) -> JSONValue? {
@@ -71,7 +76,7 @@ public struct JSONObject: Sendable {
         }
     }
 
-    /// Removes the member named `key` and returns its value.
+    /// Removes the member named `key` (with the same code units) and returns its value.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = position(of: key) else { return nil }
@@ -80,9 +85,10 @@ public struct JSONObject: Sendable {
         return value
     }
 
+    @inline(__always)
     private func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return storedMembers.firstIndex { $0.key == key }
+        if let index { return index[CodeUnitKey(key)] }
+        return storedMembers.firstIndex { $0.key.hasSameCodeUnits(as: key) }
     }
 
     /// The position of `key`, scanning from `hint` to the end and then from the start.
@@ -90,11 +96,11 @@ public struct JSONObject: Sendable {
     /// Decoders ask for members mostly in the order the server wrote them, so a scan that starts
     /// just after the previous hit finds most keys at its first comparison.
     func position(of key: String, startingAt hint: Int) -> Int? {
-        if let index { return index[key] }
+        if let index { return index[CodeUnitKey(key)] }
         let count = storedMembers.count
         let start = hint < count ? hint : 0
-        for position in start..<count where storedMembers[position].key == key { return position }
-        for position in 0..<start where storedMembers[position].key == key { return position }
+        for position in start..<count where storedMembers[position].key.hasSameCodeUnits(as: key) { return position }
+        for position in 0..<start where storedMembers[position].key.hasSameCodeUnits(as: key) { return position }
         return nil
     }
 
@@ -110,8 +116,8 @@ public struct JSONObject: Sendable {
     }
 
     private mutating func rebuildIndex() {
-        var newIndex = [String: Int](minimumCapacity: storedMembers.count)
-        for (position, member) in storedMembers.enumerated() { newIndex[member.key] = position }
+        var newIndex = [CodeUnitKey: Int](minimumCapacity: storedMembers.count)
+        for (position, member) in storedMembers.enumerated() { newIndex[CodeUnitKey(member.key)] = position }
         index = newIndex
     }
 
@@ -123,7 +129,7 @@ public struct JSONObject: Sendable {
         if storedMembers.count == 1 { storedMembers.reserveCapacity(8) }
         storedMembers.append(Member(key: key, value: value))
         if index != nil {
-            index?[key] = storedMembers.count - 1
+            index?[CodeUnitKey(key)] = storedMembers.count - 1
         } else if storedMembers.count > Self.indexThreshold {
             rebuildIndex()
         }

@@ -40,6 +40,10 @@ extension JSONValue {
 
     /// The value as a Foundation object graph: `[String: Any]`, `[Any]`, `String`, `Int`,
     /// `Double`, `Bool` or `NSNull`, as `JSONSerialization` would produce.
+    ///
+    /// A `[String: Any]` compares keys as Swift Strings, so of two member names that differ
+    /// only in Unicode normalisation it keeps one, with the later member's value, as
+    /// `JSONSerialization` does; read the `JSONValue` itself to see both.
     public var foundationObject: Any {
         switch self {
         case .null: return NSNull()
@@ -99,7 +103,8 @@ extension JSONValue {
 }
 
 extension JSONObject {
-    /// The object as `[String: Any]`, as `JSONSerialization` would produce.
+    /// The object as `[String: Any]`, as `JSONSerialization` would produce: names that differ
+    /// only in Unicode normalisation become one key (see ``JSONValue/foundationObject``).
     public var dictionary: [String: Any] {
         var dictionary: [String: Any] = [:]
         for (key, value) in members { dictionary[key] = value.foundationObject }

@@ -98,6 +98,16 @@ extension JSONValue {
         case .object: return "object"
         }
     }
+
+    /// ``kindName`` with its article, as messages put it ("is an array", "holds a string", "is
+    /// null"): the one place that says it, so no message reads "a array".
+    var kindWithArticle: String {
+        switch self {
+        case .null: return "null"
+        case .array, .object: return "an " + kindName
+        case .bool, .int, .double, .string: return "a " + kindName
+        }
+    }
 }
 
 extension JSONValue: ExpressibleByNilLiteral {

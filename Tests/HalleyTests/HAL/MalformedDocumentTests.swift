@@ -49,6 +49,28 @@ import Testing
         #expect(error.relation == LinkRelation(rel))
     }
 
+    /// Messages name the JSON kind with the article it takes: "an array", "an object", never
+    /// "a array".
+    @Test(arguments: [
+        ("[1]", "a HAL document must be an object, not an array"),
+        (#"{"_embedded": []}"#, "_embedded is an array, not an object"),
+        (#"{"_links": "x"}"#, "_links is a string, not an object"),
+        (#"{"_links": {"a": [{"href": "/a"}, []]}}"#, "link array of a holds an array, not a link object"),
+        (#"{"_links": {"a": 1}}"#, "relation a is a number, not a link object or an array of links"),
+        (#"{"_links": {"a": {"href": {}}}}"#, "link href is an object, not a string"),
+        (#"{"_links": {"a": {"href": "/a", "templated": []}}}"#, "link templated is an array, not true or false"),
+        (#"{"_links": {"a": {"href": "/a", "title": true}}}"#, "link title is a boolean, not a string"),
+        (#"{"_embedded": {"a": [{}, []]}}"#, "embedded a holds an array, not a resource object"),
+        (#"{"_embedded": {"a": [{}, null]}}"#, "embedded a holds null, not a resource object"),
+    ])
+    func messagesNameTheKindWithItsArticle(body: String, message: String) throws {
+        let strict = HALParsingOptions(malformedLinks: .fail)
+        let error = try #require(throws: HALDocumentError.self) {
+            try HALResource(parsing: Data(body.utf8), options: strict)
+        }
+        #expect(error.message == message)
+    }
+
     @Test func malformedLinksAreReportedNotDroppedByDefault() throws {
         let resource = try HALResource(parsing: Fixture.data("hal/malformed/link-array-non-objects.json"))
         #expect(resource.links["items"].map(\.href) == ["/a"])
