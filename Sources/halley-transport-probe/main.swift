@@ -5,6 +5,15 @@
 //     halley-transport-probe REQUESTER URL [--warmup URL] [--max-body BYTES] [--timeout-ms MS]
 //                            [--rss-cap BYTES]
 //
+//     halley-transport-probe REQUESTER URL --cancel-race SECONDS [--workers N] [--min-delay-us US]
+//                            [--max-delay-us US]
+//
+// With --cancel-race, requests URL from N workers (2) for SECONDS, cancelling each at a random
+// moment 0 to 1,000 microseconds (or the range given) after it started, around the moment a
+// quick loopback answer completes, and prints {"outcome": "cancel-race", "requests", "completed",
+// "cancelled", "failed", "firstFailure"}. A requester that traps on such a cancellation ends
+// the process with a signal instead.
+//
 // REQUESTER is `urlsession`, `curl` or `default`. Prints one JSON object on stdout:
 // {"outcome": "response" | "error", "status", "bodyBytes", "headerCount", "errorType",
 //  "error", "elapsedSeconds", "baselineRSS", "peakRSS", "sanitized"}. `baselineRSS` is the resident size
@@ -28,6 +37,10 @@ struct ProbeArguments {
     var maxBody = 16 * 1024 * 1024
     var timeout: Duration = .seconds(30)
     var rssCap = 1 << 30
+    var cancelRaceSeconds = 0
+    var workers = 2
+    var maxDelayMicroseconds = 1_000
+    var minDelayMicroseconds = 0
 
     static func parse(_ arguments: [String]) -> ProbeArguments? {
         var result = ProbeArguments()
@@ -45,6 +58,12 @@ struct ProbeArguments {
             case "--max-body": result.maxBody = value().flatMap { Int($0) } ?? result.maxBody
             case "--timeout-ms": result.timeout = .milliseconds(value().flatMap { Int($0) } ?? 30_000)
             case "--rss-cap": result.rssCap = value().flatMap { Int($0) } ?? result.rssCap
+            case "--cancel-race": result.cancelRaceSeconds = value().flatMap { Int($0) } ?? 0
+            case "--workers": result.workers = value().flatMap { Int($0) } ?? result.workers
+            case "--min-delay-us":
+                result.minDelayMicroseconds = value().flatMap { Int($0) } ?? result.minDelayMicroseconds
+            case "--max-delay-us":
+                result.maxDelayMicroseconds = value().flatMap { Int($0) } ?? result.maxDelayMicroseconds
             default: positional.append(argument)
             }
         }
@@ -79,7 +98,7 @@ let sanitized: Bool = {
     #endif
 }()
 
-func makeRequester(_ name: String) -> (any RequesterInterface)? {
+func makeRequester(_ name: String) -> (any RequesterInterface & Sendable)? {
     switch name {
     case "urlsession": return URLSessionRequester()
     case "default": return DefaultRequester.make()
@@ -111,8 +130,74 @@ Thread.detachNewThread {
     }
 }
 
+/// What the workers of --cancel-race saw.
+struct RaceCounts: Sendable {
+    var requests = 0
+    var completed = 0
+    var cancelled = 0
+    var failed = 0
+    var firstFailure: String?
+
+    mutating func add(_ other: RaceCounts) {
+        requests += other.requests
+        completed += other.completed
+        cancelled += other.cancelled
+        failed += other.failed
+        firstFailure = firstFailure ?? other.firstFailure
+    }
+
+    var report: [String: Any] {
+        var object: [String: Any] = [
+            "outcome": "cancel-race", "requests": requests, "completed": completed, "cancelled": cancelled,
+            "failed": failed,
+        ]
+        if let firstFailure { object["firstFailure"] = firstFailure }
+        return object
+    }
+}
+
+/// Requests `url` from `arguments.workers` workers until the time is up, cancelling each
+/// request a random moment after it started.
+func cancelRace(_ requester: any RequesterInterface & Sendable, url: URL, arguments: ProbeArguments) async -> RaceCounts
+{
+    let clock = ContinuousClock()
+    let end = clock.now + .seconds(arguments.cancelRaceSeconds)
+    let minDelay = max(0, arguments.minDelayMicroseconds)
+    let maxDelay = max(minDelay, arguments.maxDelayMicroseconds)
+    return await withTaskGroup(of: RaceCounts.self) { group in
+        for _ in 0..<max(1, arguments.workers) {
+            group.addTask {
+                var counts = RaceCounts()
+                var generator = SystemRandomNumberGenerator()
+                while clock.now < end {
+                    let request = Task { try await requester.response(for: ResourceRequest(url: url)) }
+                    try? await Task.sleep(for: .microseconds(Int.random(in: minDelay...maxDelay, using: &generator)))
+                    request.cancel()
+                    counts.requests += 1
+                    switch await request.result {
+                    case .success: counts.completed += 1
+                    case .failure(let error) where error is CancellationError: counts.cancelled += 1
+                    case .failure(let error):
+                        counts.failed += 1
+                        counts.firstFailure = counts.firstFailure ?? String(describing: error)
+                    }
+                }
+                return counts
+            }
+        }
+        var total = RaceCounts()
+        for await counts in group { total.add(counts) }
+        return total
+    }
+}
+
 let done = DispatchSemaphore(value: 0)
 Task.detached {
+    if arguments.cancelRaceSeconds > 0 {
+        emit(await cancelRace(requester, url: url, arguments: arguments).report)
+        done.signal()
+        return
+    }
     if let warmup = arguments.warmup {
         _ = try? await requester.response(for: ResourceRequest(url: warmup))
     }

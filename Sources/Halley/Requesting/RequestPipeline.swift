@@ -281,9 +281,11 @@ final class RequestPipeline: Sendable {
             }
             switch try await attemptOnce(request, attempt: attempt) {
             case .response(let response):
-                if response.status == 304, cached != nil, let stored = cache?.refresh(built.request, with: response) {
+                // The 304 answers for the body this request was made with: `cached` holds it for
+                // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
+                if response.status == 304, let cached, let cache {
                     emit(.cacheRevalidated(url: draft.url))
-                    return stored
+                    return cache.refresh(built.request, with: response, held: cached)
                 }
                 if response.isSuccess {
                     if isGet { cache?.store(response, for: built.request) }

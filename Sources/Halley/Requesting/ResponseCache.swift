@@ -15,7 +15,9 @@ import Foundation
 ///   stored or served.
 /// - While younger than its `max-age` (and not `no-cache`), it is reused with no request.
 /// - Once stale, it is revalidated with `If-None-Match` (its `ETag`) and `If-Modified-Since`
-///   (its `Last-Modified`); a `304` reuses the stored body.
+///   (its `Last-Modified`); a `304` reuses the stored body. The request holds that body until
+///   its answer arrives, so a `304` is never an error, even when other calls evicted the
+///   entry meanwhile (it is then stored again).
 /// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL and `Location`
 ///   (every stored variant, whoever stored it).
 /// - The total size is bounded; the least recently used entries go first.
@@ -148,26 +150,52 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Records a `304`: the stored body stays, its freshness restarts with the new headers.
-    func refresh(_ request: ResourceRequest, with notModified: ResourceResponse, at now: ContinuousClock.Instant = .now)
-        -> ResourceResponse?
-    {
+    /// Records a `304` to a request made conditional with `held`'s validators: `held`'s body
+    /// is the answer, with the `304`'s headers, and its freshness restarts.
+    ///
+    /// The stored entry is updated when it still holds the same validators. When a concurrent
+    /// call evicted or invalidated it while the request was in flight, `held` is stored again:
+    /// the server has just confirmed it. When another call replaced it with a different
+    /// representation, that one stays; the answer is still `held`'s body, which is what the
+    /// server confirmed for this request.
+    func refresh(
+        _ request: ResourceRequest, with notModified: ResourceResponse, held: Entry,
+        at now: ContinuousClock.Instant = .now
+    ) -> ResourceResponse {
+        var entry = held
+        for field in notModified.headers
+        where ["cache-control", "etag", "expires", "last-modified", "date"].contains(field.name.lowercased()) {
+            entry.response.headers[field.name] = field.value
+        }
+        let directives = CacheControl(entry.response.headers["Cache-Control"])
+        entry.storedAt = now
+        entry.maxAge = directives.maxAge
+        entry.mustRevalidate = directives.noCache
         let credentials = credentialFingerprint(request)
+        let key = request.url.absoluteString
         return state.withLock { state in
-            let key = request.url.absoluteString
-            guard let index = matchIndex(in: state.entries[key] ?? [], request: request, credentials: credentials),
-                var entry = state.entries[key]?[index]
-            else { return nil }
-            state.bytes -= entry.cost
-            for field in notModified.headers
-            where ["cache-control", "etag", "expires", "last-modified", "date"].contains(field.name.lowercased()) {
-                entry.response.headers[field.name] = field.value
+            state.clock += 1
+            entry.lastUsed = state.clock
+            let variants = state.entries[key] ?? []
+            if let index = matchIndex(in: variants, request: request, credentials: credentials) {
+                let current = variants[index]
+                guard current.etag == held.etag, current.lastModified == held.lastModified else {
+                    return entry.response
+                }
+                state.bytes -= current.cost
+                state.entries[key]?[index] = entry
+            } else {
+                guard entry.cost <= maximumBytes, entry.credentials == credentials else { return entry.response }
+                // A variant of the held entry's own key (stored for other varied values than this
+                // request's) is the one it replaces.
+                var kept = variants
+                if let same = kept.firstIndex(where: {
+                    $0.credentials == entry.credentials && $0.varyNames == entry.varyNames && $0.varied == entry.varied
+                }) {
+                    state.bytes -= kept.remove(at: same).cost
+                }
+                state.entries[key] = kept + [entry]
             }
-            let directives = CacheControl(entry.response.headers["Cache-Control"])
-            entry.storedAt = now
-            entry.maxAge = directives.maxAge
-            entry.mustRevalidate = directives.noCache
-            state.entries[key]?[index] = entry
             state.bytes += entry.cost
             evict(&state)
             return entry.response

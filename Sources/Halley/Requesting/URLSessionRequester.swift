@@ -36,7 +36,15 @@ import Foundation
 /// grow memory faster than the delegate drains it, and cancelling the task does not stop
 /// libcurl at once. ``CurlRequester``, the Linux default, has neither problem.
 ///
-/// Cancelling the calling task cancels the `URLSessionTask`.
+/// FoundationNetworking in Swift 6.3 also keeps about 0.35 KiB of heap for every request until
+/// the process ends (it frees a libcurl URL handle with the wrong call; later
+/// swift-corelibs-foundation fixes it): about 8 MiB per 25,000 requests, whatever session sent
+/// them. Releasing the requester invalidates a session it made and gives back its
+/// connections, descriptors and threads, but not that memory.
+///
+/// Cancelling the calling task cancels the `URLSessionTask`. With the requester's own
+/// session, the cancellation runs on the session's delegate queue and only while the task has
+/// not completed: FoundationNetworking traps when a cancellation races a task's completion.
 ///
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester(maxConnectionsPerHost: 16))
@@ -302,10 +310,13 @@ private struct Transfer: Sendable {
     /// Whether a caller's session's task was cancelled at an authentication challenge.
     var challenged = false
     var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-    /// Whether the delegate is answering a redirect (see ``RedirectGate``).
+    /// Whether the delegate is answering a redirect (see ``RedirectGate``; a caller's session only).
     var redirectPending = false
-    /// Whether the task is to be cancelled; deferred while ``redirectPending``.
+    /// Whether the task is to be cancelled; for a caller's session deferred while
+    /// ``redirectPending``, for the requester's own session done on its delegate queue.
     var cancelRequested = false
+    /// Whether `cancel()` was called on the requester's own session's task (once at most).
+    var cancelIssued = false
 
     /// The error for a response that is refused before its body: headers past the limits,
     /// or a `Content-Length` past the body limit.
@@ -327,6 +338,9 @@ private struct Transfer: Sendable {
 /// mid-redirect. So the delegate's own cancellations wait while it answers a redirect and
 /// follow the answer; and a redirect of a task already being cancelled is not answered (the
 /// cancellation completes the task).
+///
+/// The task delegate of a caller's session uses the gate. The requester's own session needs
+/// none: every cancellation runs on its serial delegate queue, where redirects are answered.
 private enum RedirectGate {
     /// Records a cancellation; whether to cancel now (no redirect answer under way).
     static func requestCancel(_ transfer: inout Transfer) -> Bool {
@@ -389,45 +403,97 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
 
     /// Runs one data task to its end.
     func run(_ request: URLRequest, _ transfer: Transfer, in session: URLSession) async throws -> (Data, URLResponse) {
-        let running = LockedValue<URLSessionDataTask?>(nil)
-        let cancelled = LockedValue(false)
+        // The task once it has been resumed (it is only ever cancelled after that), and
+        // whether the caller was cancelled.
+        let started = LockedValue<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         // FoundationNetworking hops synchronously onto the session's work queue when a task is
-        // created, resumed or cancelled. Doing that on a Dispatch thread keeps Swift's few
-        // cooperative threads from ever waiting on a busy session.
+        // created or resumed. Doing that on a Dispatch thread keeps Swift's few cooperative
+        // threads from ever waiting on a busy session.
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
+                    if started.get().cancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
                     let task = session.dataTask(with: request)
-                    running.set(task)
                     var transfer = transfer
                     transfer.continuation = continuation
                     self.transfers.withLock { $0[task.taskIdentifier] = transfer }
                     task.resume()
-                    if cancelled.get() { self.cancel(task) }
+                    let cancelled = started.withLock { state -> Bool in
+                        state.task = task
+                        return state.cancelled
+                    }
+                    if cancelled { self.cancel(task, in: session) }
                 }
             }
         } onCancel: {
-            cancelled.set(true)
-            if let task = running.get() { DispatchQueue.global().async { self.cancel(task) } }
+            let task = started.withLock { state -> URLSessionDataTask? in
+                state.cancelled = true
+                return state.task
+            }
+            if let task { self.cancel(task, in: session) }
         }
     }
 
-    /// Cancels the task, after the answer to a redirect when one is under way (see
-    /// ``RedirectGate``).
-    private func cancel(_ task: URLSessionTask) {
-        let now = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[task.taskIdentifier] else { return true }
-            defer { transfers[task.taskIdentifier] = transfer }
-            return RedirectGate.requestCancel(&transfer)
+    /// Answers the caller with `CancellationError` at once and asks for the task to be
+    /// cancelled, from any thread: the cancellation itself runs on the session's delegate queue
+    /// (see ``cancelRunning(_:)``), which a busy session can hold up.
+    private func cancel(_ task: URLSessionTask, in session: URLSession) {
+        let (first, continuation) = transfers.withLock {
+            transfers -> (Bool, CheckedContinuation<(Data, URLResponse), any Error>?) in
+            guard var transfer = transfers[task.taskIdentifier], !transfer.cancelRequested else { return (false, nil) }
+            let continuation = transfer.continuation
+            transfer.cancelRequested = true
+            transfer.continuation = nil
+            transfer.data = Data()
+            transfers[task.taskIdentifier] = transfer
+            return (true, continuation)
         }
-        if now { task.cancel() }
+        continuation?.resume(throwing: CancellationError())
+        if first { session.delegateQueue.addOperation { self.cancelRunning(task) } }
+    }
+
+    /// Cancels the task if URLSession has not completed it yet. Runs on the session's (serial)
+    /// delegate queue only.
+    ///
+    /// FoundationNetworking (Swift 6.3) traps ("Trying to access a behaviour for a task that in
+    /// not in the registry") when a cancellation races the task's completion: `cancel()`
+    /// marks the task on its work queue, then finishes on that queue later, and by then the
+    /// completion may have been delivered and the task removed from the session's registry.
+    /// The removal is queued only after the delegate has been told of the completion, on this
+    /// queue. So a cancellation issued here, for a task whose completion this delegate has not
+    /// seen, and waited for before this queue moves on, always finishes while the task is
+    /// still registered.
+    private func cancelRunning(_ task: URLSessionTask) {
+        let running = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[task.taskIdentifier], !transfer.cancelIssued else { return false }
+            transfer.cancelRequested = true
+            transfer.cancelIssued = true
+            transfers[task.taskIdentifier] = transfer
+            return true
+        }
+        guard running else { return }
+        task.cancel()
+        Self.waitForCancellation(of: task)
+    }
+
+    /// Waits until the task's work queue has finished what `cancel()` queued on it.
+    ///
+    /// FoundationNetworking's `priority` getter runs synchronously on the task's serial work
+    /// queue, behind the rest of the cancellation. Apple's URLSession needs no wait.
+    fileprivate static func waitForCancellation(of task: URLSessionTask) {
+        #if canImport(FoundationNetworking)
+            _ = task.priority
+        #endif
     }
 
     /// Answers the caller with `error` at once and cancels the task; later callbacks for it
-    /// find the caller answered and do nothing.
+    /// find the caller answered and do nothing. Runs on the delegate queue (every callback does).
     private func fail(_ task: URLSessionTask, with error: any Error) {
         guard let (continuation, _, _) = takeContinuation(of: task) else { return }
-        cancel(task)
+        cancelRunning(task)
         continuation.resume(throwing: error)
     }
 
@@ -501,14 +567,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let id = task.taskIdentifier
-        let (transfer, answer) = transfers.withLock { transfers -> (Transfer?, Bool) in
-            guard var transfer = transfers[id] else { return (nil, true) }
-            defer { transfers[id] = transfer }
-            return (transfer, RedirectGate.beginAnswer(&transfer))
-        }
-        // A task being cancelled gets no answer: its cancellation completes it.
-        guard answer, task.state == .running else { return }
+        let transfer = transfers.withLock { $0[task.taskIdentifier] }
+        // A task being cancelled gets no answer: its cancellation, queued on this queue behind
+        // this callback or done already, completes it (see RedirectGate for why an answer must
+        // not follow a cancellation).
+        guard transfer?.cancelRequested != true, task.state == .running else { return }
         let url = response.url ?? transfer?.url ?? request.url ?? URL(fileURLWithPath: "/")
         let rules =
             transfer?.rules
@@ -516,12 +579,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                 credentialHeaders: credentialHeaders,
                 trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
         rules.decide(request, after: response, from: url).answer(completionHandler) { fail(task, with: $0) }
-        let cancelNow = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[id] else { return false }
-            defer { transfers[id] = transfer }
-            return RedirectGate.endAnswer(&transfer)
-        }
-        if cancelNow { task.cancel() }
     }
 
     func urlSession(
@@ -539,7 +596,14 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
                     continuation.resume(throwing: URLError(.userAuthenticationRequired))
                 }
             }
+            // The answer cancels the task at once, on this queue: no other cancellation follows,
+            // and this queue waits for it as for its own (see cancelRunning(_:)).
+            transfers.withLock { transfers in
+                transfers[task.taskIdentifier]?.cancelRequested = true
+                transfers[task.taskIdentifier]?.cancelIssued = true
+            }
             completionHandler(.cancelAuthenticationChallenge, nil)
+            Self.waitForCancellation(of: task)
         #else
             completionHandler(appleDisposition, nil)
         #endif

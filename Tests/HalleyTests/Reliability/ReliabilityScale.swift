@@ -26,6 +26,8 @@ struct ReliabilityScale: Sendable {
     let cancellations: Int
     /// Requests through one long-lived manager, per cache setting.
     let soakRequests: Int
+    /// How long requests race their cancellation in `halley-transport-probe --cancel-race`.
+    let cancelRaceSeconds: Int
     /// Calls in flight at once in the traversal suites.
     let width: Int
     /// Whether this is the full version with nothing else running: the process-wide figures
@@ -50,19 +52,20 @@ struct ReliabilityScale: Sendable {
         if full {
             return ReliabilityScale(
                 partialTraversals: 1_000, failFastTraversals: 200, retryCalls: 1_000, deadlineCalls: 250,
-                callers: 200, callerRounds: 5, cancellations: 500, soakRequests: 25_000, width: 16,
+                callers: 200, callerRounds: 5, cancellations: 500, soakRequests: 25_000, cancelRaceSeconds: 30,
+                width: 16,
                 isFull: !Sanitizer.isActive, deadlineOvershoot: .milliseconds(Sanitizer.isActive ? 1_000 : 100),
                 serverLifetime: .seconds(4 * 3600))
         }
         if Sanitizer.isActive {
             return ReliabilityScale(
                 partialTraversals: 6, failFastTraversals: 3, retryCalls: 40, deadlineCalls: 8, callers: 100,
-                callerRounds: 1, cancellations: 10, soakRequests: 300, width: 4, isFull: false,
+                callerRounds: 1, cancellations: 10, soakRequests: 300, cancelRaceSeconds: 3, width: 4, isFull: false,
                 deadlineOvershoot: .seconds(2), serverLifetime: .seconds(1_800))
         }
         return ReliabilityScale(
             partialTraversals: 24, failFastTraversals: 8, retryCalls: 300, deadlineCalls: 24, callers: 200,
-            callerRounds: 2, cancellations: 30, soakRequests: 1_500, width: 8, isFull: false,
+            callerRounds: 2, cancellations: 30, soakRequests: 1_500, cancelRaceSeconds: 3, width: 8, isFull: false,
             deadlineOvershoot: .seconds(1), serverLifetime: .seconds(1_800))
     }()
 }

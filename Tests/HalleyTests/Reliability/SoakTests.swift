@@ -4,9 +4,9 @@ import Testing
 @testable import Halley
 
 extension Reliability {
-    /// Many requests through one long-lived manager, without a cache and with a small one
-    /// that keeps evicting: memory stays flat, every answer is right, and releasing the
-    /// manager gives back its connections, descriptors and threads.
+    /// Many requests through one long-lived manager, without a cache, with a small one that
+    /// keeps evicting, and against faults: memory stays flat, every answer is right, and
+    /// releasing the manager gives back its connections, descriptors and threads.
     @Suite struct SoakTests {
         /// Distinct URLs the soak cycles through (2,000 of about 1 KiB each, against a cache
         /// of 256 KiB in the cached run); every other request goes to one of the first
@@ -17,26 +17,47 @@ extension Reliability {
         /// Workers sharing the manager.
         static let workers = 8
 
-        @Test(arguments: Transport.allCases, [false, true])
-        func memoryStaysFlatAndEverythingIsGivenBack(transport: Transport, cached: Bool) async throws {
+        /// What the server answers: plain documents, cacheable ones (through a small cache), or
+        /// the mixed profile's faults and redirects (7 % of the attempts fail, 5 % redirect).
+        enum Load: String, CaseIterable, Sendable, CustomTestStringConvertible {
+            case plain, cached, faulty
+
+            var profile: ChaosServer.Profile {
+                switch self {
+                case .plain: .soak
+                case .cached: .cacheable
+                case .faulty: .faulty
+                }
+            }
+
+            /// The name in figure lines.
+            var label: String { self == .plain ? "soak" : "soak-\(rawValue)" }
+
+            var testDescription: String { rawValue }
+        }
+
+        @Test(arguments: Transport.allCases, Load.allCases)
+        func memoryStaysFlatAndEverythingIsGivenBack(transport: Transport, load: Load) async throws {
             let scale = ReliabilityScale.current
             let chaos = try await ChaosServer.shared()
             let run = ChaosServer.newRun()
-            let profile: ChaosServer.Profile = cached ? .cacheable : .soak
             let total = scale.soakRequests
+            // The control channel's own session and descriptors exist before the figures are taken.
+            _ = try await chaos.stats(run: run)
             let before = (
                 descriptors: ProcessFigures.openDescriptors, threads: ProcessFigures.threads,
                 sockets: ProcessFigures.sockets(toPort: chaos.port),
-                curlThreads: ProcessFigures.threads(named: "halley.curl")
+                curlThreads: ProcessFigures.threads(named: "halley.curl"), heap: ProcessFigures.heapInUse ?? 0
             )
-            let samples = LockedValue<[Int]>([])
+            let samples = LockedValue<[(rss: Int, heap: Int)]>([])
             let wrong = LockedValue<[String]>([])
+            let failed = LockedValue(0)
             let clock = ContinuousClock()
             var elapsed: Duration = .zero
             var decileTimes: [Duration] = []
             do {
                 var configuration = ResourceManager.Configuration()
-                if cached { configuration.cache = ResponseCache(maximumBytes: Self.cacheBytes) }
+                if load == .cached { configuration.cache = ResponseCache(maximumBytes: Self.cacheBytes) }
                 let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
                 let counter = LockedValue(0)
                 let sampleEvery = max(1, total / 100)
@@ -52,7 +73,8 @@ extension Reliability {
                                 }
                                 guard index < total else { return }
                                 if index % sampleEvery == 0 {
-                                    samples.withLock { $0.append(ProcessFigures.residentBytes) }
+                                    let sample = (ProcessFigures.residentBytes, ProcessFigures.heapInUse ?? 0)
+                                    samples.withLock { $0.append(sample) }
                                 }
                                 if index % max(1, total / 10) == 0 { decileStarts.withLock { $0.append(clock.now) } }
                                 // Half hot, half spread over every URL: the small cache keeps
@@ -61,12 +83,16 @@ extension Reliability {
                                     index.isMultiple(of: 2)
                                     ? (index / 2) % Self.hotURLs : (index &* 7_919) % Self.distinctURLs
                                 let contact = slot % 24 + 1
-                                let url = chaos.url(run: run, profile: profile, seed: slot / 24, "contacts/\(contact)")
+                                let url = chaos.url(
+                                    run: run, profile: load.profile, seed: slot / 24, "contacts/\(contact)")
                                 do {
                                     let document = try await manager.resource(from: url)
                                     if document["id"]?.intValue != contact {
                                         wrong.withLock { $0.append("\(url): \(document["id"] ?? "no id")") }
                                     }
+                                } catch is HalleyError where load == .faulty {
+                                    // No retry policy: a fault fails its request, with a typed error.
+                                    failed.withLock { $0 += 1 }
                                 } catch {
                                     wrong.withLock { $0.append("\(url): \(error)") }
                                 }
@@ -90,6 +116,13 @@ extension Reliability {
                 $0.openConnections == 0
             }
             #expect(closed, "the server still has \(stats.openConnections) connection(s) of the released manager")
+            if load == .faulty {
+                // Faults were injected, and each failed request was reported, no more.
+                #expect(stats.injected > 0 && failed.get() > 0, "\(stats.injected) faults, \(failed.get()) failed")
+                #expect(failed.get() <= stats.injected, "\(failed.get()) failed, \(stats.injected) faults")
+            } else {
+                #expect(failed.get() == 0)
+            }
             let socketsClosed = try await ProcessFigures.wait(upTo: .seconds(10)) {
                 ProcessFigures.sockets(toPort: chaos.port) <= before.sockets
             }
@@ -100,34 +133,67 @@ extension Reliability {
                 ProcessFigures.threads(named: "halley.curl") <= before.curlThreads
             }
             #expect(curlThreadGone, "\(ProcessFigures.threads(named: "halley.curl")) halley.curl threads remain")
-            let rss = samples.get()
+            let threadsOnRelease = ProcessFigures.threads
+            if scale.isFull {
+                // Dispatch's idle worker threads (URLSession's) end on their own after a few
+                // seconds; the short version runs beside other suites' threads, so it does not wait.
+                _ = try await ProcessFigures.wait(upTo: .seconds(10)) { ProcessFigures.threads <= before.threads }
+            }
+            let heapAfter = ProcessFigures.heapInUse ?? 0
+            let rss = samples.get().map(\.rss)
+            let heap = samples.get().map(\.heap)
             let window = max(1, rss.count / 10)
             let first = rss.prefix(window).max() ?? 0
             let last = rss.suffix(window).max() ?? 0
             let drift = Double(last - first) / Double(max(1, first))
+            let heapFirst = heap.prefix(window).max() ?? 0
+            let heapLast = heap.suffix(window).max() ?? 0
+            // Bytes the heap gained per request between the first tenth and the last, and kept
+            // per request from before the manager to after its release.
+            let growthPerRequest = (heapLast - heapFirst) / max(1, total * 9 / 10)
+            let keptPerRequest = (heapAfter - before.heap) / max(1, total)
             if scale.isFull {
                 // Nothing else runs in the full version, so the whole process is the measure.
-                #expect(drift <= 0.10, "peak RSS \(first >> 20) MiB in the first 10 %, \(last >> 20) MiB in the last")
+                // FoundationNetworking (Swift 6.3) leaks about 0.35 KiB a request, which a fresh
+                // process shows as resident growth too (RELIABILITY.md).
+                let allowedDrift = transport.hasFoundationNetworkingGaps ? 0.25 : 0.10
+                #expect(
+                    drift <= allowedDrift,
+                    "peak RSS \(first >> 20) MiB in the first 10 %, \(last >> 20) MiB in the last")
                 let descriptorsBack = try await ProcessFigures.wait(upTo: .seconds(10)) {
                     ProcessFigures.openDescriptors <= before.descriptors
                 }
                 #expect(descriptorsBack, "\(ProcessFigures.openDescriptors) descriptors, \(before.descriptors) before")
+                if ProcessFigures.heapInUse != nil {
+                    // The heap grows by what the platform keeps per request and nothing of ours:
+                    // an entry, a buffer or a task kept per request would be kilobytes.
+                    let bound = transport.hasFoundationNetworkingGaps ? 512 : 128
+                    #expect(
+                        growthPerRequest <= bound,
+                        "the heap grew \(growthPerRequest) bytes per request (\(bound) allowed)")
+                }
             }
             let seconds = Double(elapsed.inMilliseconds) / 1000
             Reliability.report(
-                cached ? "soak-cached" : "soak", transport,
+                load.label, transport,
                 [
-                    ("requests", total), ("sentToServer", stats.requests), ("seconds", String(format: "%.1f", seconds)),
+                    ("requests", total), ("sentToServer", stats.requests), ("faults", stats.injected),
+                    ("failed", failed.get()), ("seconds", String(format: "%.1f", seconds)),
                     ("requestsPerSecond", Int(Double(total) / max(0.001, seconds))),
                     ("rssFirst10MiB", first >> 20), ("rssLast10MiB", last >> 20),
-                    ("rssDrift", String(format: "%.3f", drift)), ("fdBefore", before.descriptors),
+                    ("rssDrift", String(format: "%.3f", drift)),
+                    ("heapBeforeMiB", String(format: "%.1f", Double(before.heap) / 1_048_576)),
+                    ("heapFirst10MiB", String(format: "%.1f", Double(heapFirst) / 1_048_576)),
+                    ("heapLast10MiB", String(format: "%.1f", Double(heapLast) / 1_048_576)),
+                    ("heapDrift", String(format: "%.3f", Double(heapLast - heapFirst) / Double(max(1, heapFirst)))),
+                    ("heapAfterReleaseMiB", String(format: "%.1f", Double(heapAfter) / 1_048_576)),
+                    ("heapGrowthPerRequest", growthPerRequest), ("heapKeptPerRequest", keptPerRequest),
+                    ("fdBefore", before.descriptors),
                     ("fdAfter", ProcessFigures.openDescriptors), ("threadsBefore", before.threads),
-                    ("threadsAfter", ProcessFigures.threads), ("wrong", problems.count),
+                    ("threadsOnRelease", threadsOnRelease), ("threadsAfter", ProcessFigures.threads),
+                    ("wrong", problems.count),
                 ])
-            print(
-                Self.table(
-                    rss: rss, deciles: decileTimes, total: total,
-                    label: "\(cached ? "soak-cached" : "soak") \(transport)"))
+            print(Self.table(rss: rss, deciles: decileTimes, total: total, label: "\(load.label) \(transport)"))
             try await chaos.forget(run: run)
         }
 

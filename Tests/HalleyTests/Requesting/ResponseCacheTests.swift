@@ -196,7 +196,103 @@ import Testing
                 == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
+    // MARK: Eviction during revalidation (issue #26)
+
+    /// A server whose `304` arrives after `evict` removed the entry the request was made
+    /// conditional with, as a concurrent call's stores do in a cache smaller than the API.
+    private func evictingServer(_ evict: @escaping @Sendable () -> Void) async -> InMemoryRequester {
+        let requester = InMemoryRequester()
+        await requester.register(base + "/a") { request in
+            let headers: HTTPHeaders = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
+            if request.headers["If-None-Match"] == "\"v1\"" {
+                evict()
+                return ResourceResponse(status: 304, headers: headers, url: request.url, body: Data())
+            }
+            return ResourceResponse(headers: headers, url: request.url, body: Data(#"{"version": 1}"#.utf8))
+        }
+        return requester
+    }
+
+    @Test(arguments: ["invalidate", "removeAll"])
+    func a304ForAnEntryEvictedWhileItsRequestWasInFlightAnswersWithTheHeldBody(eviction: String) async throws {
+        let cache = ResponseCache()
+        let requester = await evictingServer {
+            if eviction == "invalidate" { cache.invalidate(Graph.url("/a")) } else { cache.removeAll() }
+        }
+        let log = EventLog()
+        var configuration = ResourceManager.Configuration()
+        configuration.cache = cache
+        configuration.observer = log.observer
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        // Before the fix: `HTTP 304 Not Modified`.
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        #expect(log.all.contains { if case .cacheRevalidated = $0 { true } else { false } })
+        // The server has just confirmed the body: it is stored again, and the next call
+        // revalidates it rather than fetching it whole.
+        #expect(cache.count == 1)
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        let requests = await requester.requests
+        #expect(requests.count == 3)
+        #expect(requests.dropFirst().allSatisfy { $0.headers["If-None-Match"] == "\"v1\"" })
+    }
+
+    @Test func aRevalidatedEntryDoesNotReplaceAnotherRepresentationStoredMeanwhile() async throws {
+        // While the conditional request for v1 is in flight, another call stores v2; the 304
+        // answers this call with v1 (what the server confirmed for it) and leaves v2 stored.
+        let cache = ResponseCache()
+        let requester = InMemoryRequester()
+        let v2 = ResourceResponse(
+            headers: ["ETag": "\"v2\"", "Cache-Control": "no-cache"], url: Graph.url("/a"),
+            body: Data(#"{"version": 2}"#.utf8))
+        await requester.register(base + "/a") { request in
+            let headers: HTTPHeaders = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
+            if request.headers["If-None-Match"] == "\"v1\"" {
+                cache.store(v2, for: ResourceRequest(url: Graph.url("/a")))
+                return ResourceResponse(status: 304, headers: headers, url: request.url, body: Data())
+            }
+            return ResourceResponse(headers: headers, url: request.url, body: Data(#"{"version": 1}"#.utf8))
+        }
+        var configuration = ResourceManager.Configuration()
+        configuration.cache = cache
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        let stored = try #require(cache.lookup(ResourceRequest(url: Graph.url("/a"))))
+        #expect(stored.etag == "\"v2\"")
+    }
+
     // MARK: Over loopback HTTP
+
+    /// Issue #26 at small scale: a cache smaller than the API, one request at a time, every
+    /// response `no-cache` with an `ETag`. In the second traversal, requests made conditional
+    /// wait for the concurrency slot while the others' answers evict their entries; before the
+    /// fix their `304`s failed them (6 to 14 of the 400 over loopback).
+    @Test(arguments: Transport.allCases)
+    func overHTTPASecondTraversalThroughAnEvictingCacheLosesNoRelationship(transport: Transport) async throws {
+        let server = try await TestServer.shared()
+        let cache = ResponseCache(maximumBytes: 262_144)
+        var configuration = ResourceManager.Configuration()
+        configuration.cache = cache
+        configuration.maxConcurrency = 1
+        let log = EventLog()
+        configuration.observer = log.observer
+        let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+        // 400 documents of about 1 KiB: more than the cache holds.
+        let root = server.url("/etag/evicting-\(transport)-\(UUID().uuidString.prefix(8))?items=400&pad=1000")
+        for pass in 1...2 {
+            let result = try await manager.traverse(root, includes: ["[item]"])
+            #expect(
+                result.failures.isEmpty, "pass \(pass): \(result.failures.count) failed: \(result.failures.prefix(3))")
+            let items = try #require(result.document["item"]?.arrayValue, "pass \(pass)")
+            #expect(items.count == 400, "pass \(pass)")
+            #expect(items.enumerated().allSatisfy { $1["name"]?.stringValue?.hasSuffix("/\($0 + 1)") == true })
+        }
+        // The scenario happened: some conditional requests were answered 304 (revalidated).
+        #expect(log.all.contains { if case .cacheRevalidated = $0 { true } else { false } })
+    }
+
+    // MARK: Over loopback HTTP (credentials)
 
     @Test func overHTTPTwoTokensThroughOneCachedManagerEachGetTheirOwn() async throws {
         let server = try await TestServer.isolated()

@@ -20,7 +20,7 @@ import Testing
 struct ChaosServer: Sendable {
     /// What the server does to requests (see the script's documentation).
     enum Profile: String, Sendable {
-        case clean, mixed, transient, stall, deadline, failfast, auth, soak, cacheable
+        case clean, mixed, transient, stall, deadline, failfast, auth, soak, cacheable, faulty
     }
 
     let server: TestServer

@@ -29,6 +29,7 @@ Profiles:
                (see /_token); responses may be cached for a minute
     soak       no latency, no faults (for counting requests per second)
     cacheable  like soak, and responses may be cached for a minute
+    faulty     like soak (no latency, only counted), with the faults and redirects of mixed
 
 Resources (relative links throughout, so a document is the same under every prefix):
     book               the root: owner (to-one), contacts (to-many links), groups (one link
@@ -77,6 +78,7 @@ STALL_SECONDS = 30.0
 _lock = threading.Lock()
 _attempts = {}  # target -> requests seen
 _log = []  # dicts, in arrival order (not for the soak profiles: they only count)
+_UNLOGGED = {"soak", "cacheable", "faulty"}
 _runs = {}  # run -> {"requests": n, "inProgress": n, "faults": {kind: n}}
 _connections = {}  # id -> {"run": run or None, "open": bool}
 _tokens = {}  # run -> {"current": str or None, "issued": int, "rejected": set}
@@ -104,6 +106,7 @@ _FAULTS = {
                  ("truncated-json", 0.04), ("redirect", 0.06)],
 }
 _FAULTS["failfast"] = _FAULTS["deadline"]
+_FAULTS["faulty"] = _FAULTS["mixed"]
 _LATENT = {"clean", "mixed", "transient", "stall", "deadline", "failfast", "auth"}
 
 
@@ -298,7 +301,7 @@ class Handler(loopback_server.QuietHandler):
             counts["requests"] += 1
             counts["inProgress"] += 1
             counts["faults"][fault] = counts["faults"].get(fault, 0) + 1
-            if profile not in ("soak", "cacheable"):
+            if profile not in _UNLOGGED:
                 _log.append(entry)
 
         state = "completed"

@@ -19,6 +19,11 @@ Special routes:
     /slow?ms=N[&to=<URL>]                sleeps N ms (at most 30 s), then a small HAL document
                                          (whose "other" link is <URL> when given)
     /link-to?url=<absolute URL>          200 HAL document whose "other" link is that URL
+    /etag/<name>[?items=K&pad=B&fail=I]  200 HAL document with an ETag and Cache-Control: no-cache
+                                         (every use revalidates), 304 when If-None-Match carries its
+                                         ETag; with `items` its "item" rel links K documents
+                                         /etag/<name>/<i>?pad=B, each padded with B bytes; `fail`
+                                         makes item I answer 500
     /echo[/anything][?ms=N]              any method: 200 (201 with a Location for POST) HAL document
                                          echoing the method, target, Content-Type, body and headers,
                                          after N ms (at most 30 s) when given
@@ -40,6 +45,7 @@ Every request except ``/_requests`` and ``/_reset`` is recorded with its lowerca
 (and its body as text). POST, PUT, PATCH and DELETE are answered by ``/echo`` only (405 elsewhere).
 """
 
+import hashlib
 import http
 import json
 import os
@@ -259,6 +265,8 @@ class Handler(loopback_server.QuietHandler):
             body = {"_links": {"self": {"href": path}}, "authorization": headers.get("authorization"),
                     "language": headers.get("accept-language")}
             return self._send(200, HAL, json.dumps(body).encode("utf-8"), extra)
+        if path.startswith("/etag/"):
+            return self._etag(path, query, headers)
         if path == "/slow":
             ms = _sleep(query)
             links = {"self": {"href": "/slow"}}
@@ -316,6 +324,35 @@ class Handler(loopback_server.QuietHandler):
 
     def _not_found(self, path):
         return self._json(404, PROBLEM, {"title": "Not Found", "status": 404, "detail": "no document at " + path})
+
+    # MARK: Revalidation
+
+    def _etag(self, path, query, headers):
+        def number(name):
+            try:
+                return max(0, int(query.get(name, ["0"])[0]))
+            except ValueError:
+                return 0
+        links = {"self": {"href": path}}
+        items, pad, fail = number("items"), number("pad"), query.get("fail", [None])[0]
+        if items:
+            links["item"] = [{"href": "%s/%d?pad=%d%s" % (path, i, pad, "&fail=%s" % fail if fail else "")}
+                             for i in range(1, items + 1)]
+        if fail is not None and path.rsplit("/", 1)[-1] == fail:
+            return self._json(500, PROBLEM, {"title": "Internal Server Error", "status": 500})
+        body = (json.dumps({"_links": links, "name": path, "padding": "x" * pad}, sort_keys=True) + "\n").encode()
+        tag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
+        extra = {"ETag": tag, "Cache-Control": "no-cache"}
+        if headers.get("if-none-match") == tag:
+            try:
+                self.send_response(304)
+                for name, value in extra.items():
+                    self.send_header(name, value)
+                self.end_headers()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+            return None
+        return self._send(200, HAL, body, extra)
 
     # MARK: Responses
 
