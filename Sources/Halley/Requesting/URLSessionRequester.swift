@@ -18,7 +18,7 @@ import Foundation
 /// URLSession on Linux would otherwise forward them. Redirects to schemes other than `http`
 /// and `https` are refused with ``RedirectError``.
 ///
-/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:)``):
+/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
 ///
 /// - **No cookies.** The session neither stores nor sends cookies, so a `Set-Cookie` from one
 ///   server is never sent to another (cookies ignore ports: two services on one host would

@@ -33,10 +33,15 @@ import Foundation
 ///   returned as a response at once.
 /// - **Cancellation.** Cancelling the calling task removes the transfer from libcurl at once
 ///   and throws `CancellationError`.
+/// - **TLS and proxies.** Every ``TLSConfiguration`` setting (trust roots, client identity,
+///   pinned keys, minimum version) and every ``ProxyConfiguration`` rule, the environment's
+///   included, is applied by Halley rather than left to libcurl's own environment handling;
+///   failures are ``TLSError`` and ``ProxyError``. See <doc:TLSAndProxies>.
 ///
 /// Transport failures are `URLError`s with the code URLSession would use (`.timedOut`,
 /// `.cannotConnectToHost`, `.networkConnectionLost`, ...) and libcurl's message, so the
-/// engine treats both requesters alike.
+/// engine treats both requesters alike; a refused certificate or handshake is a ``TLSError``
+/// and a proxy's failure a ``ProxyError``, from both.
 ///
 /// ```swift
 /// let requester = try CurlRequester(maxConnectionsPerHost: 16)
