@@ -251,6 +251,9 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
             return TLSError(kind: .clientCertificateRequired, url: url, detail: detail)
         case .secureConnectionFailed:
             return TLSError(kind: .handshakeFailed, url: url, detail: detail)
+        case .unknown where TLSError.Kind.isRefusedCertificate(detail):
+            // FoundationNetworking: libcurl's message is all it passes on.
+            return TLSError(kind: .ofRefusedCertificate(detail), url: url, detail: detail)
         default:
             return error
         }

@@ -387,6 +387,19 @@ func failure(
 
     // MARK: URLSessionRequester
 
+    @Test(arguments: Transport.allCases)
+    func bothRequestersReportAnUntrustedCertificateAlike(_ transport: Transport) async throws {
+        let nginx = try await TLSLab.nginx()
+        let requester: any RequesterInterface =
+            switch transport {
+            case .curl: try CurlRequester(proxy: .direct)
+            // FoundationNetworking follows the environment's proxy variables whatever it is told.
+            case .urlsession: URLSessionRequester()
+            }
+        let error = try await tlsError(nginx.https("/root"), requester, kind: .untrustedCertificate)
+        #expect(error.detail == "SSL certificate problem: unable to get local issuer certificate", "\(error)")
+    }
+
     @Test func urlSessionOnLinuxNamesEverySettingItCannotHonour() async throws {
         #if canImport(FoundationNetworking)
             let digest = Data(repeating: 7, count: 32)

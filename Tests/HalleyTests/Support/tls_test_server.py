@@ -59,7 +59,7 @@ def main():
     args = parser.parse_args()
     if args.command == "certs":
         make_certificates(args.dir)
-        watch(lambda *_: (shutil.rmtree(args.dir, ignore_errors=True), os._exit(0)), args.lifetime)
+        watch(lambda: (shutil.rmtree(args.dir, ignore_errors=True), os._exit(0)), args.lifetime)
     elif args.command == "supervise":
         supervise(args)
     else:
@@ -164,13 +164,14 @@ def supervise(args):
     child = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                              cwd=args.dir, start_new_session=True)
 
-    def stop(*_):
+    def stop():
         if child.poll() is None:
             child.terminate()
             try:
                 child.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 child.kill()
+                child.wait()
         os._exit(0)
 
     deadline = time.monotonic() + 10
@@ -189,17 +190,26 @@ def supervise(args):
 
 
 def watch(stop, lifetime, child=None):
-    """Calls ``stop`` when stdin closes, the parent goes away, the lifetime ends or the child
-    exits; never returns."""
-    signal.signal(signal.SIGTERM, stop)
-    threading.Thread(target=lambda: (drain_stdin(), stop()), daemon=True).start()
+    """Calls ``stop`` (which ends the process) once, when stdin closes, the parent goes away,
+    a SIGTERM arrives, the lifetime ends or the child exits; never returns."""
+    once = threading.Lock()
+
+    def stop_once():
+        if once.acquire(blocking=False):
+            stop()
+        # Another thread is stopping, and will end the process after reaping the child.
+        while True:
+            time.sleep(60)
+
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=stop_once, daemon=True).start())
+    threading.Thread(target=lambda: (drain_stdin(), stop_once()), daemon=True).start()
     parent = os.getppid()
     deadline = time.monotonic() + lifetime
     while time.monotonic() < deadline and os.getppid() == parent:
         if child is not None and child.poll() is not None:
             break
         time.sleep(0.2)
-    stop()
+    stop_once()
 
 
 def drain_stdin():
@@ -268,7 +278,7 @@ def hostile(args):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.dup2(devnull, sys.stderr.fileno())
-    watch(lambda *_: os._exit(0), args.lifetime)
+    watch(lambda: os._exit(0), args.lifetime)
 
 
 def accept_loop(sock, ctx, handler=None):
@@ -346,15 +356,23 @@ def serve_one(connection, ctx):
             while connection.recv(4096):
                 pass
             return
+        # The SSL socket takes the connection's descriptor over, so it is the one to close.
+        tls = ctx.wrap_socket(connection, server_side=True, do_handshake_on_connect=False)
         try:
-            tls = ctx.wrap_socket(connection, server_side=True)
+            tls.do_handshake()
         except (OSError, ssl.SSLError):
-            # The alert is on its way: closing now, with the client's request unread, would
-            # reset the connection and lose it. Let the client read it and hang up first.
-            connection.shutdown(socket.SHUT_WR)
-            connection.settimeout(2)
-            while connection.recv(4096):
+            # OpenSSL has sent its alert. Closing now, with the client's request unread, would
+            # reset the connection, and the reset can overtake the alert: end the sending side,
+            # let the client read the alert and hang up first.
+            try:
+                tls.shutdown(socket.SHUT_WR)
+                tls.settimeout(2)
+                while tls.recv(4096):
+                    pass
+            except OSError:
                 pass
+            finally:
+                tls.close()
             return
         request = b""
         while b"\r\n\r\n" not in request:

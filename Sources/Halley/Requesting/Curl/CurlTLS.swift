@@ -202,13 +202,7 @@ extension CurlTransfer {
         let lowered = detail.lowercased()
         switch code {
         case CurlABI.Code.peerFailedVerification, CurlABI.Code.sslIssuerError:
-            if lowered.contains("expired") || lowered.contains("not yet valid") {
-                return TLSError(kind: .expiredCertificate, url: url, detail: detail)
-            }
-            if lowered.contains("subject name") || lowered.contains("target host") || lowered.contains("hostname") {
-                return TLSError(kind: .hostNameMismatch, url: url, detail: detail)
-            }
-            return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
+            return TLSError(kind: .ofRefusedCertificate(detail), url: url, detail: detail)
         case CurlABI.Code.sslPinnedKeyMismatch:
             return TLSError(kind: .pinnedKeyMismatch, url: url, detail: detail)
         case CurlABI.Code.sslClientCertificate:
@@ -239,4 +233,24 @@ extension CurlTransfer {
     }
 
     private var identityNames: (String, String)? { job.identityNames }
+}
+
+extension TLSError.Kind {
+    /// Why libcurl (with OpenSSL) refused a server's certificate, from its message: one
+    /// CURLcode covers an untrusted, an expired and a misnamed certificate alike.
+    static func ofRefusedCertificate(_ detail: String) -> TLSError.Kind {
+        let lowered = detail.lowercased()
+        if lowered.contains("expired") || lowered.contains("not yet valid") { return .expiredCertificate }
+        if lowered.contains("subject name") || lowered.contains("target host") || lowered.contains("hostname") {
+            return .hostNameMismatch
+        }
+        return .untrustedCertificate
+    }
+
+    /// Whether libcurl's message says it refused the server's certificate: how
+    /// FoundationNetworking, which reports these as `URLError(.unknown)`, can be understood.
+    static func isRefusedCertificate(_ detail: String) -> Bool {
+        detail.hasPrefix("SSL certificate problem") || detail.hasPrefix("SSL: no alternative certificate subject name")
+            || detail.hasPrefix("SSL: certificate subject name")
+    }
 }
