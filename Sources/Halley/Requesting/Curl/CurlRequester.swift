@@ -182,13 +182,13 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
         if let tlsFailure { throw tlsFailure }
         var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
-        let hopCredentials = credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
         while true {
             let hop = chain.current
             let route = try proxy.proxy(for: hop.url)
             if let route,
                 let refusal = proxy.refusal(
-                    url: hop.url, through: route, headers: hop.headers, credentialHeaders: hopCredentials)
+                    url: hop.url, through: route, headers: hop.headers,
+                    credentialHeaders: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
             {
                 throw refusal
             }
@@ -287,18 +287,7 @@ extension RedirectChain.Hop {
         var origin: [String] = []
         var proxy: [String] = []
         origin.reserveCapacity(headers.fields.count)
-        for line in curlLines() {
-            if line.utf8.count >= 19, line.prefix(19).lowercased() == "proxy-authorization" {
-                proxy.append(line)
-            } else {
-                origin.append(line)
-            }
-        }
-        return (origin, proxy)
-    }
-
-    private func curlLines() -> [String] {
-        headers.map { field in
+        for field in headers {
             var name = field.name
             var value = field.value
             if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") }) {
@@ -307,8 +296,14 @@ extension RedirectChain.Hop {
             if value.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
                 value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
             }
-            return value.isEmpty ? name + ";" : name + ": " + value
+            let line = value.isEmpty ? name + ";" : name + ": " + value
+            if name.caseInsensitiveEquals("proxy-authorization") {
+                proxy.append(line)
+            } else {
+                origin.append(line)
+            }
         }
+        return (origin, proxy)
     }
 }
 
