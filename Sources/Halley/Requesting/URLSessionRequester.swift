@@ -376,15 +376,15 @@ private struct SessionSecurity: Sendable {
             var error: CFError?
             if !SecTrustEvaluateWithError(trust, &error) {
                 let detail = error.map { CFErrorCopyDescription($0) as String } ?? "the certificate is not trusted"
-                let code = error.map { OSStatus(CFErrorGetCode($0)) }
-                switch code {
-                case errSecHostNameMismatch?:
+                // The evaluation's error carries the OSStatus of the first problem found.
+                let code = error.map { Int(CFErrorGetCode($0)) } ?? 0
+                if code == Int(errSecHostNameMismatch) {
                     return TLSError(kind: .hostNameMismatch, url: url, detail: detail)
-                case errSecCertificateExpired?, errSecCertificateNotValidYet?:
-                    return TLSError(kind: .expiredCertificate, url: url, detail: detail)
-                default:
-                    return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
                 }
+                if code == Int(errSecCertificateExpired) || code == Int(errSecCertificateNotValidYet) {
+                    return TLSError(kind: .expiredCertificate, url: url, detail: detail)
+                }
+                return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
             }
             guard !pins.isEmpty else { return nil }
             // As curl: the server's own (leaf) key must be one of the pins.
