@@ -27,7 +27,7 @@ let package = Package(
             dependencies: ["Halley", "halley", "halley-transport-probe"],
             exclude: [
                 "Support/hal_test_server.py", "Support/hostile_http_server.py", "Support/chaos_http_server.py",
-                "Support/loopback_server.py",
+                "Support/loopback_server.py", "Support/tls_test_server.py",
             ]
         ),
         // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most

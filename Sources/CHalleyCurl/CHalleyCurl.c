@@ -19,7 +19,14 @@ typedef struct {
     } data;
 } halley_curl_message;
 
-enum { HALLEY_CURLMSG_DONE = 1, HALLEY_CURL_GLOBAL_ALL = 3 };
+// libcurl's `struct curl_blob` (7.71.0).
+typedef struct {
+    void *data;
+    size_t length;
+    unsigned int flags;
+} halley_curl_blob;
+
+enum { HALLEY_CURLMSG_DONE = 1, HALLEY_CURL_GLOBAL_ALL = 3, HALLEY_CURL_BLOB_COPY = 1 };
 
 static struct {
     int (*global_init)(long flags);
@@ -126,6 +133,12 @@ int halley_curl_easy_setopt_offset(halley_curl_easy *easy, int option, int64_t v
 
 int halley_curl_easy_setopt_callback(halley_curl_easy *easy, int option, halley_curl_data_callback callback) {
     return curl.easy_setopt(easy, option, callback);
+}
+
+int halley_curl_easy_setopt_blob(halley_curl_easy *easy, int option, const void *data, size_t length) {
+    // Copied by libcurl before the call returns, so the struct may live on the stack.
+    halley_curl_blob blob = {(void *)data, length, HALLEY_CURL_BLOB_COPY};
+    return curl.easy_setopt(easy, option, &blob);
 }
 
 int halley_curl_easy_getinfo_long(halley_curl_easy *easy, int info, long *value) {

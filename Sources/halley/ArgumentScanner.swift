@@ -14,6 +14,8 @@ struct OptionSpec: Sendable {
     let name: String
     /// Flag or value option.
     let kind: Kind
+    /// Other spellings, such as curl's short `-H` for `--header`; values are kept under ``name``.
+    var aliases: [String] = []
 }
 
 /// The options and operands of one command line, before their values are interpreted.
@@ -70,9 +72,10 @@ struct ArgumentScanner {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let spec = options.first(where: { $0.name == name }) else {
+            guard let spec = options.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                 throw unknownOption(name)
             }
+            name = spec.name
             switch spec.kind {
             case .flag:
                 if inlineValue != nil {

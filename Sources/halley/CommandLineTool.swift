@@ -6,7 +6,13 @@ enum CommandLineTool {
     /// Runs the tool with the arguments after the program name.
     static func run(_ arguments: [String], console: Console = .shared) async -> ExitCode {
         do {
-            switch try Invocation.parse(arguments) {
+            let invocation = try Invocation.parse(arguments)
+            if invocation.requestArguments?.transport.insecure == true {
+                console.error(
+                    "warning: --insecure: any server certificate is accepted (its host name is still checked); "
+                        + "anyone on the network path can read and change this traffic")
+            }
+            switch invocation {
             case .help(let command):
                 console.out(HelpText.text(for: command) + "\n")
                 return .success

@@ -37,7 +37,9 @@ enum HelpText {
           halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
               --include "[contacts].website"
 
-        Every command that sends requests takes --timeout, --deadline and --retries.
+        Every command that sends requests takes --timeout, --deadline and --retries, and the
+        TLS, proxy and HTTP version options of curl: --cacert, --cert, --key, --pass,
+        --pinned-pubkey, -k/--insecure, -x/--proxy, --noproxy, --http1.1, --http2.
 
         \(exitStatus)
         """
@@ -77,6 +79,35 @@ enum HelpText {
                                   DELETE and OPTIONS only, never POST or PATCH
         """
 
+    /// The TLS, proxy and HTTP version options, shared by the help texts of every command that
+    /// sends requests.
+    static let transportOptions = """
+        TLS, PROXY AND HTTP VERSION (as curl)
+          --cacert FILE           also trust the CA certificates in FILE (PEM), beside the
+                                  system's; repeatable
+          --cert FILE             present the client certificate in FILE (PEM); its key is
+                                  read from FILE too unless --key is given
+          --key FILE              the client certificate's private key (PEM)
+          --pass PHRASE           the passphrase of an encrypted --key
+          --pinned-pubkey sha256//BASE64[;sha256//BASE64]...
+                                  accept only servers whose public key has one of these
+                                  SHA-256 digests
+          -k, --insecure          accept any server certificate, expired or self-signed (its
+                                  host name is still checked); warns on every use
+          -x, --proxy URL         send requests through the proxy URL,
+                                  http://[user:password@]host[:port] (port 1080 if none)
+          --noproxy HOSTS         comma-separated hosts that skip the proxy (replaces NO_PROXY)
+          --http1.1               speak HTTP/1.1 only
+          --http2                 ask for HTTP/2, over plain http too (h2c upgrade)
+          A file that is missing or not PEM is a usage error naming it (exit status 2);
+          a certificate that is not trusted fails with exit status 1 and says why.
+          Without --proxy, http_proxy, https_proxy (or HTTPS_PROXY), ALL_PROXY and NO_PROXY
+          pick the proxy as curl reads them (HTTP_PROXY in capitals is ignored). Through a
+          proxy, https requests go in a CONNECT tunnel, where the proxy sees only the host;
+          a plain http request with --header values is refused rather than sent through the
+          proxy in clear: use https, or --noproxy for that host.
+        """
+
     /// `halley get --help`, with the stderr line formats and the trace format.
     static let get = """
         USAGE
@@ -84,6 +115,7 @@ enum HelpText {
                      [--header "Name: Value"]... [--max-concurrency N] [--allow-partial]
                      [--prefer-links] [--allow-origin ORIGIN]... [--compact] [--trace]
                      [--fixtures DIR] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                     [TLS, proxy and HTTP version options]
 
         Fetches the resource, follows every --include (using _embedded when present), and
         prints the merged document on stdout: pretty-printed with sorted keys, or one line
@@ -97,7 +129,8 @@ enum HelpText {
           --var NAME=VALUE        a template variable for the root and every templated link
                                   followed; repeatable, the last one for a NAME wins. VALUE is
                                   one string: a,b,c is not a list
-          --header "Name: Value"  a request header; repeatable. Sent to the root URL's origin
+          -H, --header "Name: Value"
+                                  a request header; repeatable. Sent to the root URL's origin
                                   and the --allow-origin ones only, never to other hosts the
                                   documents link to (nor across redirects to them)
           --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port]);
@@ -114,6 +147,8 @@ enum HelpText {
                                   /a/b?q=1 -> DIR/a/b@q=1.json
         \(policyOptions)
           -h, --help              show this help
+
+        \(transportOptions)
 
         STDERR LINES
           halley: warning: followed deprecated link URL (include path "P"); see DEPRECATION
@@ -150,6 +185,7 @@ enum HelpText {
         USAGE
           halley links <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
                        [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                       [TLS, proxy and HTTP version options]
 
         Fetches one document and prints its _links as a table, a header row and then one row
         per link in document order:
@@ -163,10 +199,13 @@ enum HelpText {
 
         OPTIONS
           --var NAME=VALUE        expands a templated <url>; repeatable
-          --header "Name: Value"  a request header; repeatable
+          -H, --header "Name: Value"
+                                  a request header; repeatable
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
         \(policyOptions)
           -h, --help              show this help
+
+        \(transportOptions)
 
         \(exitStatus)
         """
@@ -176,6 +215,7 @@ enum HelpText {
         USAGE
           halley forms <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
                        [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                       [TLS, proxy and HTTP version options]
 
         Fetches one document asking for HAL-FORMS (Accept: application/prs.hal-forms+json,
         application/hal+json) and prints each template of its _templates, "default" first:
@@ -203,10 +243,13 @@ enum HelpText {
 
         OPTIONS
           --var NAME=VALUE        expands a templated <url> and templated targets; repeatable
-          --header "Name: Value"  a request header; repeatable
+          -H, --header "Name: Value"
+                                  a request header; repeatable
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
         \(policyOptions)
           -h, --help              show this help
+
+        \(transportOptions)
 
         EXAMPLE
           halley forms https://api.example.com/orders/7
@@ -220,6 +263,7 @@ enum HelpText {
           halley submit <url> [--form KEY] [--field NAME=VALUE]... [--var NAME=VALUE]...
                         [--header "Name: Value"]... [--allow-origin ORIGIN]... [--fixtures DIR]
                         [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                        [TLS, proxy and HTTP version options]
 
         Fetches <url> asking for HAL-FORMS, fills the template KEY (without --form, the one
         keyed "default", else the first in the document) with the --field values, checks
@@ -249,12 +293,15 @@ enum HelpText {
           --field NAME=VALUE      a value; repeatable, a repeated NAME makes a list
           --var NAME=VALUE        expands a templated <url>, templated targets and default
                                   values; repeatable
-          --header "Name: Value"  a request header; repeatable. Sent to <url>'s origin and the
+          -H, --header "Name: Value"
+                                  a request header; repeatable. Sent to <url>'s origin and the
                                   --allow-origin ones only, not to a target elsewhere
           --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
           --fixtures DIR          answer from files instead of the network (see 'halley get --help')
         \(policyOptions)
           -h, --help              show this help
+
+        \(transportOptions)
 
         EXAMPLE
           halley submit https://api.example.com/orders --field item=book --field quantity=2
@@ -268,6 +315,7 @@ enum HelpText {
           halley send METHOD <url> [--rel REL] [--data JSON | --data @FILE] [--var NAME=VALUE]...
                       [--header "Name: Value"]... [--allow-origin ORIGIN]...
                       [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                      [TLS, proxy and HTTP version options]
 
         Sends METHOD (POST, PUT, PATCH, DELETE or any other token; the common ones in any
         case) to <url>, or with --rel to the target of that relation of the resource at <url>
@@ -288,7 +336,8 @@ enum HelpText {
                                   byte and JSON path where it fails
           --var NAME=VALUE        expands a templated <url> and a templated REL link;
                                   repeatable
-          --header "Name: Value"  a request header; repeatable. Sent to the origin of <url> and
+          -H, --header "Name: Value"
+                                  a request header; repeatable. Sent to the origin of <url> and
                                   the --allow-origin ones only: with --rel, not to a target
                                   elsewhere
           --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
@@ -296,6 +345,8 @@ enum HelpText {
                                   (--retries retries the GET of --rel always, the action only
                                   when METHOD is idempotent; a note says when it is not)
           -h, --help              show this help
+
+        \(transportOptions)
 
         EXAMPLES
           halley send POST https://api.example.com/orders --data '{"item": "book", "quantity": 2}'

@@ -30,12 +30,30 @@ enum Invocation {
         OptionSpec(name: "--retries", kind: .single),
     ]
 
+    /// TLS, proxy and HTTP version options, as curl spells them: every command that sends
+    /// requests takes them.
+    private static let transportOptions = [
+        OptionSpec(name: "--cacert", kind: .repeatable),
+        OptionSpec(name: "--cert", kind: .single),
+        OptionSpec(name: "--key", kind: .single),
+        OptionSpec(name: "--pass", kind: .single),
+        OptionSpec(name: "--pinned-pubkey", kind: .single),
+        OptionSpec(name: "--insecure", kind: .flag, aliases: ["-k"]),
+        OptionSpec(name: "--proxy", kind: .single, aliases: ["-x"]),
+        OptionSpec(name: "--noproxy", kind: .single),
+        OptionSpec(name: "--http1.1", kind: .flag),
+        OptionSpec(name: "--http2", kind: .flag),
+    ]
+
+    /// `--header`, and curl's `-H` for it.
+    private static let header = OptionSpec(name: "--header", kind: .repeatable, aliases: ["-H"])
+
     /// Options of each command. `--help` is handled before scanning, so it is not listed.
     static let options: [String: [OptionSpec]] = [
         "get": [
             OptionSpec(name: "--include", kind: .repeatable),
             OptionSpec(name: "--var", kind: .repeatable),
-            OptionSpec(name: "--header", kind: .repeatable),
+            header,
             OptionSpec(name: "--max-concurrency", kind: .single),
             OptionSpec(name: "--allow-partial", kind: .flag),
             OptionSpec(name: "--prefer-links", kind: .flag),
@@ -43,36 +61,48 @@ enum Invocation {
             OptionSpec(name: "--compact", kind: .flag),
             OptionSpec(name: "--trace", kind: .flag),
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions,
+        ] + policyOptions + transportOptions,
         "links": [
             OptionSpec(name: "--var", kind: .repeatable),
-            OptionSpec(name: "--header", kind: .repeatable),
+            header,
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions,
+        ] + policyOptions + transportOptions,
         "expand": [
             OptionSpec(name: "--var", kind: .repeatable)
         ],
         "forms": [
             OptionSpec(name: "--var", kind: .repeatable),
-            OptionSpec(name: "--header", kind: .repeatable),
+            header,
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions,
+        ] + policyOptions + transportOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
             OptionSpec(name: "--var", kind: .repeatable),
-            OptionSpec(name: "--header", kind: .repeatable),
+            header,
             OptionSpec(name: "--allow-origin", kind: .repeatable),
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions,
+        ] + policyOptions + transportOptions,
         "send": [
             OptionSpec(name: "--rel", kind: .single),
             OptionSpec(name: "--data", kind: .single),
             OptionSpec(name: "--var", kind: .repeatable),
-            OptionSpec(name: "--header", kind: .repeatable),
+            header,
             OptionSpec(name: "--allow-origin", kind: .repeatable),
-        ] + policyOptions,
+        ] + policyOptions + transportOptions,
     ]
+
+    /// The request options of a command that sends requests.
+    var requestArguments: RequestArguments? {
+        switch self {
+        case .get(let get): return get.request
+        case .links(let links): return links.request
+        case .forms(let forms): return forms.request
+        case .submit(let submit): return submit.request
+        case .send(let send): return send.request
+        case .help, .version, .expand: return nil
+        }
+    }
 
     /// Interprets the arguments after the program name.
     ///
@@ -150,6 +180,8 @@ struct RequestArguments {
     let fixtures: URL?
     /// `--timeout`, `--deadline` and `--retries`.
     let policy: PolicyArguments
+    /// TLS, proxy and HTTP version.
+    let transport: TransportArguments
 
     /// Reads the shared options of `command` and its single operand.
     init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
@@ -172,6 +204,100 @@ struct RequestArguments {
             try ValueParser.directory(path, command: command)
         }
         policy = try PolicyArguments(scanned, command: command)
+        transport = try TransportArguments(scanned, command: command)
+        if fixtures != nil, let given = transport.givenOptions.first {
+            throw ToolError.usage("\(given) has no effect with --fixtures, which sends no request", command: command)
+        }
+    }
+}
+
+/// `--cacert`, `--cert`, `--key`, `--pass`, `--pinned-pubkey`, `--insecure`, `--proxy`,
+/// `--noproxy`, `--http1.1` and `--http2`, as curl reads them, mapped onto the library's
+/// ``TLSConfiguration`` and ``ProxyConfiguration``. Every file is read and checked here, so
+/// a missing or malformed one is a usage error naming it before anything is sent.
+struct TransportArguments {
+    /// Trust roots, client identity, pins, and `--insecure`.
+    let tls: TLSConfiguration
+    /// `--proxy` and `--noproxy`, else the environment's variables.
+    let proxy: ProxyConfiguration
+    /// `--http1.1` or `--http2`; `.automatic` without either.
+    let httpVersion: CurlRequester.HTTPVersion
+    /// `--insecure`: warned about on every run.
+    let insecure: Bool
+    /// The options given, for "has no effect with --fixtures".
+    let givenOptions: [String]
+
+    /// The options that take a value or are flags, in the order the help lists them.
+    private static let names = [
+        "--cacert", "--cert", "--key", "--pass", "--pinned-pubkey", "--insecure", "--proxy", "--noproxy", "--http1.1",
+        "--http2",
+    ]
+
+    init(_ scanned: ScannedArguments, command: String) throws(ToolError) {
+        givenOptions = Self.names.filter { scanned.has($0) || scanned.values[$0] != nil }
+        var tls = TLSConfiguration()
+        let cacerts = scanned.all("--cacert")
+        if !cacerts.isEmpty { tls.trustRoots = .systemAnd(cacerts.map { .file($0) }) }
+        let certificate = scanned.value("--cert")
+        let key = scanned.value("--key")
+        let passphrase = scanned.value("--pass")
+        if let certificate {
+            tls.clientIdentity = .init(
+                certificate: .file(certificate), key: key.map { .file($0) }, passphrase: passphrase)
+        } else if key != nil || passphrase != nil {
+            throw ToolError.usage("\(key != nil ? "--key" : "--pass") needs --cert", command: command)
+        }
+        if let pins = scanned.value("--pinned-pubkey") {
+            var keys: [TLSConfiguration.PinnedKey] = []
+            for pin in pins.split(separator: ";", omittingEmptySubsequences: false) {
+                guard pin.hasPrefix("sha256//"), let key = try? TLSConfiguration.PinnedKey(String(pin)) else {
+                    throw ToolError.usage(
+                        "--pinned-pubkey \"\(pin)\" is not sha256//<base64 of the key's SHA-256> "
+                            + "(several are separated by ';')", command: command)
+                }
+                keys.append(key)
+            }
+            tls.pinnedKeys = keys
+        }
+        insecure = scanned.has("--insecure")
+        if insecure { tls = tls.dangerouslyTrustingAnyCertificate() }
+        do {
+            try tls.validate()
+        } catch {
+            throw ToolError.usage(error.description, command: command)
+        }
+        self.tls = tls
+
+        let environment = ProcessInfo.processInfo.environment
+        let noProxy = scanned.value("--noproxy")
+        if let text = scanned.value("--proxy") {
+            let probe = URL(string: "http://example.invalid/")!
+            guard let url = URL(string: text.contains("://") ? text : "http://" + text),
+                (try? ProxyConfiguration(url: url).proxy(for: probe)) != nil
+            else {
+                // Whatever precedes an `@` may be a password.
+                let shown = text.lastIndex(of: "@").map { "…" + text[$0...] } ?? text
+                throw ToolError.usage(
+                    "--proxy \"\(shown)\" is not a proxy URL such as http://proxy.example.com:3128", command: command)
+            }
+            // As curl: without --noproxy, the environment's NO_PROXY still applies.
+            let exceptions = noProxy ?? environment["no_proxy"] ?? environment["NO_PROXY"]
+            self.proxy = ProxyConfiguration(url: url, noProxy: exceptions.map { [$0] } ?? [])
+        } else if let noProxy {
+            var variables = environment
+            variables["NO_PROXY"] = nil
+            variables["no_proxy"] = noProxy
+            self.proxy = .environment(variables)
+        } else {
+            self.proxy = .environment
+        }
+
+        switch (scanned.has("--http1.1"), scanned.has("--http2")) {
+        case (true, true): throw ToolError.usage("--http1.1 and --http2 exclude each other", command: command)
+        case (true, false): httpVersion = .http1Only
+        case (false, true): httpVersion = .http2
+        case (false, false): httpVersion = .automatic
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// README.md's HAL-FORMS and requester blocks, verbatim between `// snippet` and `// end snippet`
+// README.md's HAL-FORMS, requester and TLS blocks, verbatim between `// snippet` and `// end snippet`
 // (SnippetSyncTests holds it to the README). Compiled, not run: the forms suites in
 // HalleyTests run the same calls against their fixtures.
 import Foundation
@@ -35,4 +35,16 @@ func readmeRequesters(mySession: URLSession) throws -> [ResourceManager] {
     let mine = ResourceManager(requester: URLSessionRequester(session: mySession)) // your URLSession's config
     // end snippet
     return [manager, curl, session, mine]
+}
+
+func readmeTLSAndProxies() throws -> ResourceManager {
+    // snippet README.md "TLS and proxies"
+    var tls = TLSConfiguration(trustRoots: .systemAnd([.file("/etc/myapp/ca.pem")]))     // a private CA too
+    tls.clientIdentity = .init(certificate: .file("client.pem"), key: .file("client.key")) // mutual TLS
+    tls.pinnedKeys = [try .init("sha256//YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=")]     // the server's key
+    tls.minimumVersion = .tls13
+    let proxy = ProxyConfiguration(url: URL(string: "http://proxy.internal:3128")!, noProxy: ["localhost", ".internal"])
+    let manager = ResourceManager(requester: try CurlRequester(tls: tls, proxy: proxy))
+    // end snippet
+    return manager
 }

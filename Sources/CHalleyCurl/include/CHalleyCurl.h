@@ -39,6 +39,9 @@ int halley_curl_easy_setopt_long(halley_curl_easy *easy, int option, long value)
 int halley_curl_easy_setopt_pointer(halley_curl_easy *easy, int option, const void *value);
 int halley_curl_easy_setopt_offset(halley_curl_easy *easy, int option, int64_t value);
 int halley_curl_easy_setopt_callback(halley_curl_easy *easy, int option, halley_curl_data_callback callback);
+/// A `CURLOPTTYPE_BLOB` option (libcurl 7.71 or later): libcurl copies the `length` bytes at
+/// `data` (`CURL_BLOB_COPY`), so they may go away after the call.
+int halley_curl_easy_setopt_blob(halley_curl_easy *easy, int option, const void *data, size_t length);
 int halley_curl_easy_getinfo_long(halley_curl_easy *easy, int info, long *value);
 int halley_curl_easy_getinfo_pointer(halley_curl_easy *easy, int info, void **value);
 const char *halley_curl_easy_strerror(int code);

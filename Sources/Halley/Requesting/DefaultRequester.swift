@@ -19,14 +19,25 @@ public enum DefaultRequester {
     /// let requester = DefaultRequester.make(credentialHeaders: ["authorization", "x-api-key"])
     /// ```
     ///
-    /// - Parameter credentialHeaders: Header names removed when a redirect leaves the trusted
-    ///   origins, in addition to each request's own.
+    /// ```swift
+    /// let privateAPI = DefaultRequester.make(tls: TLSConfiguration(trustRoots: .systemAnd([.file("ca.pem")])))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - credentialHeaders: Header names removed when a redirect leaves the trusted
+    ///     origins, in addition to each request's own.
+    ///   - tls: The TLS configuration (see ``TLSConfiguration``).
+    ///   - proxy: The proxy rules (see ``ProxyConfiguration``).
     public static func make(
-        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders
+        credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
+        tls: TLSConfiguration = .system,
+        proxy: ProxyConfiguration = .environment
     ) -> any RequesterInterface & Sendable {
         #if os(Linux)
-            if let curl = try? CurlRequester(credentialHeaders: credentialHeaders) { return curl }
+            if let curl = try? CurlRequester(credentialHeaders: credentialHeaders, tls: tls, proxy: proxy) {
+                return curl
+            }
         #endif
-        return URLSessionRequester(credentialHeaders: credentialHeaders)
+        return URLSessionRequester(credentialHeaders: credentialHeaders, tls: tls, proxy: proxy)
     }
 }

@@ -311,7 +311,9 @@ final class RequestPipeline: Sendable {
                     tries += 1
                 }
             case .failure(let error):
-                guard tries < retries, retryPolicy.retriesTransportErrors,
+                // A refused certificate or an unusable setting fails the same way every time.
+                let permanent = (error.underlying as? any PermanentTransportError)?.isPermanent == true
+                guard tries < retries, retryPolicy.retriesTransportErrors, !permanent,
                     error.code == .transport || error.code == .timeout
                 else { throw error.after(attempts: attempt) }
                 try await pause(

@@ -4,7 +4,10 @@ import Foundation
 ///
 /// Retries happen on transport errors and on statuses that say "try later" (408, 429, 502,
 /// 503, 504), only for idempotent methods unless you opt in, with exponential backoff and
-/// jitter. A `Retry-After` header (seconds or an HTTP-date) replaces the computed delay,
+/// jitter. Errors another attempt cannot cure are not retried: a certificate that was
+/// refused (``TLSError``), a TLS or proxy setting that cannot be used or honoured
+/// (``TLSConfigurationError``, ``UnsupportedSettingsError``), and credentials a proxy would
+/// have seen in clear (``ProxyError``). A `Retry-After` header (seconds or an HTTP-date) replaces the computed delay,
 /// capped by ``maxRetryAfter`` so a hostile server cannot park the call.
 ///
 /// ```swift

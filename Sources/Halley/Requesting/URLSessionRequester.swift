@@ -3,6 +3,9 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+#if canImport(Security)
+    import Security
+#endif
 
 /// Sends requests through `URLSession`: the default on Apple platforms, and the fallback on
 /// Linux (through FoundationNetworking) when ``CurlRequester`` cannot load libcurl.
@@ -15,7 +18,7 @@ import Foundation
 /// URLSession on Linux would otherwise forward them. Redirects to schemes other than `http`
 /// and `https` are refused with ``RedirectError``.
 ///
-/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:)``):
+/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
 ///
 /// - **No cookies.** The session neither stores nor sends cookies, so a `Set-Cookie` from one
 ///   server is never sent to another (cookies ignore ports: two services on one host would
@@ -46,11 +49,24 @@ import Foundation
 /// session, the cancellation runs on the session's delegate queue and only while the task has
 /// not completed: FoundationNetworking traps when a cancellation races a task's completion.
 ///
+/// TLS and proxies (see <doc:TLSAndProxies>): on Apple platforms a ``TLSConfiguration``'s
+/// trust roots, pinned keys, minimum version and ``TLSConfiguration/dangerouslyTrustingAnyCertificate()``
+/// are honoured by the session's delegate; a client identity from PEM is not (URLSession
+/// takes identities from the keychain: answer the challenge in your own session's delegate).
+/// On Linux FoundationNetworking has no TLS setting at all, and proxies only as libcurl reads
+/// them from the environment. Whatever a requester cannot honour makes each request throw
+/// ``UnsupportedSettingsError`` naming it, before anything is sent; ``CurlRequester``
+/// honours everything.
+///
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester(maxConnectionsPerHost: 16))
 /// ```
 public struct URLSessionRequester: RequesterInterface, Sendable {
     private let owner: SessionOwner
+    /// The proxy rules, the environment already read; `nil` for a caller's session.
+    private let proxy: ProxyConfiguration?
+    /// What the requester cannot honour, or cannot use, thrown by every request.
+    private let settingsFailure: (any Error & Sendable)?
 
     /// Header names never forwarded across origins on redirect.
     public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -78,13 +94,22 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default).
     ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
     ///   - maxHeaderCount: The most response header fields accepted.
+    ///   - tls: Trust roots, pinned keys, minimum version; see the type's notes for what each
+    ///     platform honours.
+    ///   - proxy: Which proxy each request goes through; the environment variables decide
+    ///     unless given (on Apple platforms, the system's proxy settings apply when no
+    ///     variable is set).
     public init(
         configuration: URLSessionConfiguration = .ephemeral,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
         maxConnectionsPerHost: Int = URLSessionRequester.defaultMaxConnectionsPerHost,
         maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
-        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount,
+        tls: TLSConfiguration = .system,
+        proxy: ProxyConfiguration = .environment
     ) {
+        let proxy = proxy.resolved()
+        self.proxy = proxy
         let copied = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copied.httpCookieStorage = nil
         copied.httpShouldSetCookies = false
@@ -94,8 +119,10 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         copied.urlCredentialStorage = nil
         copied.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
         let limits = HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount)
+        let security = SessionSecurity(tls: tls, proxy: proxy, configuration: copied)
+        settingsFailure = security.failure
         let delegate = SessionDelegate(
-            credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), limits: limits)
+            credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), limits: limits, security: security)
         owner = SessionOwner(
             session: URLSession(configuration: copied, delegate: delegate, delegateQueue: nil), delegate: delegate,
             credentialHeaders: delegate.credentialHeaders, limits: limits, ownsSession: true)
@@ -135,6 +162,9 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         owner = SessionOwner(
             session: session, delegate: nil, credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }),
             limits: HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount), ownsSession: false)
+        // Your session's own settings apply; Halley adds none.
+        proxy = nil
+        settingsFailure = nil
     }
 
     /// Sends the request through the session.
@@ -147,13 +177,27 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///
     /// - Throws: `URLError` for transport failures, ``ResponseBodyTooLargeError`` past the
     ///   body limit, ``ResponseHeadersTooLargeError`` past the header limits,
-    ///   ``RedirectError`` for a redirect to another scheme, `CancellationError` when
-    ///   cancelled.
+    ///   ``RedirectError`` for a redirect to another scheme, ``TLSError``, ``ProxyError``,
+    ///   ``UnsupportedSettingsError`` and ``TLSConfigurationError`` (see the type's notes),
+    ///   `CancellationError` when cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        if let settingsFailure { throw settingsFailure }
+        let credentialNames = owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
+        let route = try proxy?.proxy(for: request.url)
+        if let proxy, let route,
+            let refusal = proxy.refusal(
+                url: request.url, through: route, headers: request.headers, credentialHeaders: credentialNames)
+        {
+            throw refusal
+        }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
-        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        // Never to an origin, and URLSession cannot address the proxy alone: proxy
+        // credentials go in the proxy URL.
+        for field in request.headers where field.name.lowercased() != "proxy-authorization" {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
         if let timeout = request.timeout {
             // FoundationNetworking truncates the interval to whole seconds (0.5 s times out at
             // once), so URLSession gets at least a second, rounded up; the engine enforces the
@@ -163,15 +207,19 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         }
         let transfer = Transfer(
             rules: Rules(
-                credentialHeaders: owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }),
+                credentialHeaders: credentialNames,
                 trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins,
-                method: request.method.rawValue, body: request.body),
+                method: request.method.rawValue, body: request.body, proxy: proxy),
             limits: owner.limits, maxBytes: request.maxBodyBytes, url: request.url)
         let (data, response): (Data, URLResponse)
-        if let delegate = owner.delegate {
-            (data, response) = try await delegate.run(urlRequest, transfer, in: owner.session)
-        } else {
-            (data, response) = try await TaskDelegate.run(urlRequest, transfer, in: owner.session)
+        do {
+            if let delegate = owner.delegate {
+                (data, response) = try await delegate.run(urlRequest, transfer, in: owner.session)
+            } else {
+                (data, response) = try await TaskDelegate.run(urlRequest, transfer, in: owner.session)
+            }
+        } catch let error as URLError {
+            throw Self.translated(error, url: request.url, route: route)
         }
         var status = 200
         var headers = HTTPHeaders()
@@ -181,9 +229,183 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
             headers = HTTPHeaders(
                 http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })
         }
+        if status == 407, let route {
+            throw ProxyError(proxy: route.hostAndPort, url: request.url, reason: .authenticationRequired)
+        }
         return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
     }
+
+    /// A URLSession failure in the words ``CurlRequester`` uses for the same failure: a
+    /// connection that fails through a proxy is the proxy's (the client connects to nothing
+    /// else), and a certificate URLSession refused is a ``TLSError``.
+    static func translated(_ error: URLError, url: URL, route: ProxyConfiguration.Proxy?) -> any Error {
+        let detail = (error.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
+        if let route {
+            switch error.code {
+            case .cannotConnectToHost:
+                return ProxyError(proxy: route.hostAndPort, url: url, reason: .cannotConnect, detail: detail)
+            case .cannotFindHost, .dnsLookupFailed:
+                return ProxyError(proxy: route.hostAndPort, url: url, reason: .cannotResolve, detail: detail)
+            default:
+                break
+            }
+        }
+        switch error.code {
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
+            return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
+        case .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            return TLSError(kind: .expiredCertificate, url: url, detail: detail)
+        case .clientCertificateRequired, .clientCertificateRejected:
+            return TLSError(kind: .clientCertificateRequired, url: url, detail: detail)
+        case .secureConnectionFailed:
+            return TLSError(kind: .handshakeFailed, url: url, detail: detail)
+        case .unknown where TLSError.Kind.isRefusedCertificate(detail):
+            // FoundationNetworking: libcurl's message is all it passes on.
+            return TLSError(kind: .ofRefusedCertificate(detail), url: url, detail: detail)
+        default:
+            return error
+        }
+    }
 }
+
+/// What a requester's own session does about TLS and proxies, worked out once: the
+/// configuration it sets, what the delegate checks, and what cannot be honoured.
+private struct SessionSecurity: Sendable {
+    /// Thrown by every request: a setting this platform cannot honour, or a file that cannot
+    /// be used.
+    var failure: (any Error & Sendable)?
+    /// The proxy's credentials, for a 407 challenge (Apple platforms).
+    var proxyCredentials: ProxyConfiguration.Credentials?
+    #if canImport(Security)
+        var trust: TrustEvaluator?
+    #endif
+
+    init(tls: TLSConfiguration, proxy: ProxyConfiguration, configuration: URLSessionConfiguration) {
+        var unsupported: [String] = []
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking sets no TLS option on its libcurl handles, and no proxy:
+            // libcurl reads the proxy variables itself, by the rules ProxyConfiguration follows.
+            unsupported = tls.nonDefaultSettings
+            if !proxy.matchesProcessEnvironment {
+                unsupported.append(
+                    proxy.mayUseProxy
+                        ? "a proxy other than the environment's (\(proxy))"
+                        : "ProxyConfiguration.direct while the environment sets a proxy")
+            }
+            let requester = "URLSessionRequester on Linux (FoundationNetworking)"
+            let advice = "use CurlRequester, the default on Linux"
+        #else
+            if tls.clientIdentity != nil {
+                unsupported.append("client identity from PEM (URLSession takes identities from the keychain)")
+            }
+            if case .rules(let rules) = proxy.source {
+                if [rules.http, rules.https].contains(where: { $0?.proxy?.scheme == "https" }) {
+                    unsupported.append("an https:// proxy")
+                }
+                configuration.connectionProxyDictionary = Self.proxyDictionary(rules)
+                proxyCredentials = (rules.https?.proxy ?? rules.http?.proxy)?.credentials
+            }
+            configuration.tlsMinimumSupportedProtocolVersion = tls.minimumVersion == .tls13 ? .TLSv13 : .TLSv12
+            let requester = "URLSessionRequester"
+            let advice = "answer the challenge in your own session's delegate (init(session:)), or use CurlRequester"
+        #endif
+        guard unsupported.isEmpty else {
+            failure = UnsupportedSettingsError(requester: requester, settings: unsupported, advice: advice)
+            return
+        }
+        #if canImport(Security)
+            if !tls.isSystemDefault {
+                do {
+                    trust = TrustEvaluator(tls: tls, material: try TLSMaterial(tls))
+                } catch {
+                    failure = error
+                }
+            }
+        #endif
+    }
+
+    #if !canImport(FoundationNetworking)
+        /// The rules as CFNetwork's proxy dictionary (its keys, spelled out: the constants are
+        /// macOS-only). `nil` keeps the system's settings: no variable was set.
+        static func proxyDictionary(_ rules: ProxyConfiguration.Rules) -> [AnyHashable: Any]? {
+            if rules.fromEnvironment && rules.http == nil && rules.https == nil { return nil }
+            var dictionary: [AnyHashable: Any] = ["HTTPEnable": 0, "HTTPSEnable": 0]
+            if let http = rules.http?.proxy {
+                dictionary["HTTPEnable"] = 1
+                dictionary["HTTPProxy"] = http.host
+                dictionary["HTTPPort"] = http.port
+            }
+            if let https = rules.https?.proxy {
+                dictionary["HTTPSEnable"] = 1
+                dictionary["HTTPSProxy"] = https.host
+                dictionary["HTTPSPort"] = https.port
+            }
+            // A NO_PROXY name covers its sub-domains; CFNetwork wants both patterns.
+            dictionary["ExceptionsList"] = rules.noProxy.entries.flatMap { entry -> [String] in
+                let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+                return IPRange(name) != nil || name == "*" ? [name] : [name, "*." + name]
+            }
+            return dictionary
+        }
+    #endif
+}
+
+#if canImport(Security)
+    /// Evaluates a server's certificate chain the way a ``TLSConfiguration`` says (Apple
+    /// platforms): the host name always, the configuration's anchors, and its pins.
+    private struct TrustEvaluator: Sendable {
+        /// DER anchors to add (or to use alone).
+        let anchors: [Data]
+        let anchorsOnly: Bool
+        let skipsVerification: Bool
+        let pins: Set<Data>
+
+        init(tls: TLSConfiguration, material: TLSMaterial) {
+            anchors = material.caCertificates
+            anchorsOnly = !material.trustsSystem
+            skipsVerification = tls.dangerouslySkipsCertificateVerification
+            pins = Set(tls.pinnedKeys.map(\.sha256))
+        }
+
+        /// `nil` when the server may be trusted, else why not.
+        func evaluate(_ trust: SecTrust, host: String, url: URL) -> TLSError? {
+            SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, host as CFString))
+            let chain = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
+            if skipsVerification {
+                // Any chain: the server's own certificates become the anchors, so the host
+                // name (and the dates) are still checked.
+                SecTrustSetAnchorCertificates(trust, chain as CFArray)
+                SecTrustSetAnchorCertificatesOnly(trust, true)
+            } else if !anchors.isEmpty {
+                let certificates = anchors.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
+                SecTrustSetAnchorCertificates(trust, certificates as CFArray)
+                SecTrustSetAnchorCertificatesOnly(trust, anchorsOnly)
+            }
+            var error: CFError?
+            if !SecTrustEvaluateWithError(trust, &error) {
+                let detail = error.map { CFErrorCopyDescription($0) as String } ?? "the certificate is not trusted"
+                // The evaluation's error carries the OSStatus of the first problem found.
+                let code = error.map { Int(CFErrorGetCode($0)) } ?? 0
+                if code == Int(errSecHostNameMismatch) {
+                    return TLSError(kind: .hostNameMismatch, url: url, detail: detail)
+                }
+                if code == Int(errSecCertificateExpired) || code == Int(errSecCertificateNotValidYet) {
+                    return TLSError(kind: .expiredCertificate, url: url, detail: detail)
+                }
+                return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
+            }
+            guard !pins.isEmpty else { return nil }
+            // As curl: the server's own (leaf) key must be one of the pins.
+            if let leaf = chain.first,
+                let key = PEM.subjectPublicKeyInfo(ofCertificate: SecCertificateCopyData(leaf) as Data),
+                pins.contains(Data(SHA256.digest(key)))
+            {
+                return nil
+            }
+            return TLSError(kind: .pinnedKeyMismatch, url: url, detail: "")
+        }
+    }
+#endif
 
 /// Owns a requester's session: when the last copy of the requester goes away, a session the
 /// requester made is invalidated after its tasks finish, so neither it nor its delegate
@@ -240,6 +462,9 @@ private struct Rules: Sendable {
     /// The first request's method and body.
     var method: String = "GET"
     var body: Data?
+    /// The requester's proxy rules, to refuse a hop that would carry credentials in clear
+    /// through a proxy; `nil` for a caller's session.
+    var proxy: ProxyConfiguration?
 
     /// What to do with a redirect.
     enum Decision {
@@ -248,10 +473,10 @@ private struct Rules: Sendable {
         /// Do not follow: the redirect response is the answer.
         case stop
         /// Refuse with this error.
-        case refuse(RedirectError)
+        case refuse(any Error & Sendable)
 
         /// Answers URLSession's redirect callback; a refusal also fails the task with its error.
-        func answer(_ completionHandler: (URLRequest?) -> Void, refusing: (RedirectError) -> Void) {
+        func answer(_ completionHandler: (URLRequest?) -> Void, refusing: (any Error) -> Void) {
             switch self {
             case .follow(let next):
                 completionHandler(next)
@@ -289,9 +514,24 @@ private struct Rules: Sendable {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        guard !trustedOrigins.contains(Origin(target)) else { return .follow(next) }
-        for (name, _) in next.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
-            next.setValue(nil, forHTTPHeaderField: name)
+        if !trustedOrigins.contains(Origin(target)) {
+            for (name, _) in next.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        if let proxy {
+            do {
+                if let route = try proxy.proxy(for: target),
+                    let refusal = proxy.refusal(
+                        url: target, through: route,
+                        headers: HTTPHeaders((next.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }),
+                        credentialHeaders: credentialHeaders)
+                {
+                    return .refuse(refusal)
+                }
+            } catch {
+                return .refuse(error)
+            }
         }
         return .follow(next)
     }
@@ -394,11 +634,13 @@ private func headerLimitError(_ error: any Error, url: URL, responseArrived: Boo
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     let credentialHeaders: Set<String>
     let limits: HeaderLimits
+    private let security: SessionSecurity
     private let transfers = LockedValue<[Int: Transfer]>([:])
 
-    init(credentialHeaders: Set<String>, limits: HeaderLimits) {
+    init(credentialHeaders: Set<String>, limits: HeaderLimits, security: SessionSecurity) {
         self.credentialHeaders = credentialHeaders
         self.limits = limits
+        self.security = security
     }
 
     /// Runs one data task to its end.
@@ -605,6 +847,25 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             completionHandler(.cancelAuthenticationChallenge, nil)
             Self.waitForCancellation(of: task)
         #else
+            let space = challenge.protectionSpace
+            if space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let evaluator = security.trust,
+                let trust = space.serverTrust
+            {
+                let url = task.currentRequest?.url ?? task.originalRequest?.url ?? URL(fileURLWithPath: "/")
+                if let refusal = evaluator.evaluate(trust, host: space.host, url: url) {
+                    completionHandler(.cancelAuthenticationChallenge, nil)
+                    fail(task, with: refusal)
+                } else {
+                    completionHandler(.useCredential, URLCredential(trust: trust))
+                }
+                return
+            }
+            if space.isProxy(), let credentials = security.proxyCredentials, challenge.previousFailureCount == 0 {
+                completionHandler(
+                    .useCredential,
+                    URLCredential(user: credentials.user, password: credentials.password, persistence: .forSession))
+                return
+            }
             completionHandler(appleDisposition, nil)
         #endif
     }

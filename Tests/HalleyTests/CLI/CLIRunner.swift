@@ -110,10 +110,13 @@ enum CLIRunner {
     /// stdout and stderr go to temporary files rather than pipes, so a chatty process can
     /// never block on a full pipe while the test waits for it to exit.
     ///
+    /// `environment`, when given, replaces the test process's environment for the run.
+    ///
     /// - Throws: ``CLIRunError`` when the binary is missing or the run times out (the process
     ///   is then killed, so a hang fails the test instead of hanging the suite).
     static func run(
-        _ arguments: [String], timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], timeout: Duration = .seconds(60), environment: [String: String]? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> CLIResult {
         guard let binary else {
             let problem = "cannot find the built halley executable near \(CommandLine.arguments.first ?? "?")"
@@ -141,6 +144,7 @@ enum CLIRunner {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outHandle
         process.standardError = errHandle

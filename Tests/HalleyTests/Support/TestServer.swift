@@ -252,7 +252,7 @@ final class TestServer: Sendable {
 
     /// The first line the process prints (without the newline), or what it printed before
     /// closing its stdout or before ``startupTimeout`` (the process is then terminated).
-    private static func firstLine(of handle: FileHandle, process: Process) async -> String {
+    static func firstLine(of handle: FileHandle, process: Process) async -> String {
         let finished = Flag()
         DispatchQueue.global().asyncAfter(deadline: .now() + startupTimeout) {
             if finished.set() == false, process.isRunning { process.terminate() }

@@ -97,6 +97,47 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
         self.maxHeaderCount = maxHeaderCount
     }
 
+    /// Creates a requester whose client uses Halley's TLS configuration, mapped onto NIOSSL by
+    /// ``Halley/TLSConfiguration/nioSSLConfiguration()``: the trust roots, client identity
+    /// and minimum version that ``CurlRequester`` would use.
+    ///
+    /// AsyncHTTPClient tries a failed connection again until the request's deadline, a refused
+    /// certificate included, and then throws the last error. Set
+    /// `configuration.connectionPool.retryConnectionEstablishment` to `false` for the
+    /// ``TLSError`` at once (Halley's ``RetryPolicy`` still retries what is worth retrying).
+    ///
+    /// ```swift
+    /// let tls = Halley.TLSConfiguration(trustRoots: .systemAnd([.file("/etc/myapp/private-ca.pem")]))
+    /// let requester = try AsyncHTTPClientRequester(tls: tls)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - tls: Replaces `configuration.tlsConfiguration`.
+    ///   - eventLoopGroup: Where the client runs; AsyncHTTPClient's shared group by default.
+    ///   - configuration: The client's configuration, as for the other initializer.
+    ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins.
+    ///   - maxRedirects: Redirects followed in a row (20 by default).
+    ///   - maxHeaderCount: The most response header fields accepted (1,000 by default).
+    ///   - decompression: Whether gzip and deflate bodies are asked for and inflated.
+    /// - Throws: `TLSConfigurationError` naming a file that cannot be used,
+    ///   `UnsupportedSettingsError` for settings NIOSSL has no equivalent of (pinned keys,
+    ///   trusting any certificate).
+    public init(
+        tls: Halley.TLSConfiguration,
+        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration = HTTPClient.Configuration(),
+        credentialHeaders: Set<String> = [],
+        maxRedirects: Int = AsyncHTTPClientRequester.defaultMaxRedirects,
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount,
+        decompression: Decompression = .disabled
+    ) throws {
+        var configuration = configuration
+        configuration.tlsConfiguration = try tls.nioSSLConfiguration()
+        self.init(
+            eventLoopGroup: eventLoopGroup, configuration: configuration, credentialHeaders: credentialHeaders,
+            maxRedirects: maxRedirects, maxHeaderCount: maxHeaderCount, decompression: decompression)
+    }
+
     /// Shuts the client down once its requests have finished; later requests fail.
     ///
     /// ```swift

@@ -1,35 +1,57 @@
 /// The libcurl option, info and result numbers Halley uses: libcurl's stable ABI, as
 /// documented in `curl/curl.h` and `curl/multi.h` (type base plus number; the bases are
-/// long 0, object pointer 10000, function pointer 20000, `curl_off_t` 30000).
+/// long 0, object pointer 10000, function pointer 20000, `curl_off_t` 30000, blob 40000).
 enum CurlABI {
     /// `CURLoption` values for `curl_easy_setopt`.
     enum Option {
         static let writeData: Int32 = 10_001  // CURLOPT_WRITEDATA
         static let url: Int32 = 10_002  // CURLOPT_URL
+        static let proxy: Int32 = 10_004  // CURLOPT_PROXY
         static let errorBuffer: Int32 = 10_010  // CURLOPT_ERRORBUFFER
         static let writeFunction: Int32 = 20_011  // CURLOPT_WRITEFUNCTION
         static let httpHeader: Int32 = 10_023  // CURLOPT_HTTPHEADER
+        static let sslCertificate: Int32 = 10_025  // CURLOPT_SSLCERT
+        static let keyPassword: Int32 = 10_026  // CURLOPT_KEYPASSWD
         static let headerData: Int32 = 10_029  // CURLOPT_HEADERDATA
+        static let sslVersion: Int32 = 32  // CURLOPT_SSLVERSION
         static let customRequest: Int32 = 10_036  // CURLOPT_CUSTOMREQUEST
         static let noBody: Int32 = 44  // CURLOPT_NOBODY
         static let post: Int32 = 47  // CURLOPT_POST
         static let followLocation: Int32 = 52  // CURLOPT_FOLLOWLOCATION
+        static let httpProxyTunnel: Int32 = 61  // CURLOPT_HTTPPROXYTUNNEL
+        static let sslVerifyPeer: Int32 = 64  // CURLOPT_SSL_VERIFYPEER
+        static let caInfo: Int32 = 10_065  // CURLOPT_CAINFO
         static let freshConnect: Int32 = 74  // CURLOPT_FRESH_CONNECT
         static let headerFunction: Int32 = 20_079  // CURLOPT_HEADERFUNCTION
         static let httpGet: Int32 = 80  // CURLOPT_HTTPGET
+        static let sslVerifyHost: Int32 = 81  // CURLOPT_SSL_VERIFYHOST
         static let httpVersion: Int32 = 84  // CURLOPT_HTTP_VERSION
+        static let sslCertificateType: Int32 = 10_086  // CURLOPT_SSLCERTTYPE
+        static let sslKey: Int32 = 10_087  // CURLOPT_SSLKEY
+        static let sslKeyType: Int32 = 10_088  // CURLOPT_SSLKEYTYPE
+        static let caPath: Int32 = 10_097  // CURLOPT_CAPATH
         static let noSignal: Int32 = 99  // CURLOPT_NOSIGNAL
         static let acceptEncoding: Int32 = 10_102  // CURLOPT_ACCEPT_ENCODING
         static let privateData: Int32 = 10_103  // CURLOPT_PRIVATE
+        static let proxyAuth: Int32 = 111  // CURLOPT_PROXYAUTH
         static let postFieldSizeLarge: Int32 = 30_120  // CURLOPT_POSTFIELDSIZE_LARGE
         static let tcpNoDelay: Int32 = 121  // CURLOPT_TCP_NODELAY
         static let timeoutMilliseconds: Int32 = 155  // CURLOPT_TIMEOUT_MS
         static let copyPostFields: Int32 = 10_165  // CURLOPT_COPYPOSTFIELDS
+        static let proxyUsername: Int32 = 10_175  // CURLOPT_PROXYUSERNAME
+        static let proxyPassword: Int32 = 10_176  // CURLOPT_PROXYPASSWORD
+        static let noProxy: Int32 = 10_177  // CURLOPT_NOPROXY
         static let protocols: Int32 = 181  // CURLOPT_PROTOCOLS (bitmask; before 7.85)
         static let tcpKeepAlive: Int32 = 213  // CURLOPT_TCP_KEEPALIVE
+        static let proxyHeader: Int32 = 10_228  // CURLOPT_PROXYHEADER (7.37)
+        static let headerOption: Int32 = 229  // CURLOPT_HEADEROPT (7.37)
+        static let pinnedPublicKey: Int32 = 10_230  // CURLOPT_PINNEDPUBLICKEY (7.39)
         static let pipeWait: Int32 = 237  // CURLOPT_PIPEWAIT
         static let suppressConnectHeaders: Int32 = 265  // CURLOPT_SUPPRESS_CONNECT_HEADERS
         static let http09Allowed: Int32 = 285  // CURLOPT_HTTP09_ALLOWED
+        static let sslCertificateBlob: Int32 = 40_291  // CURLOPT_SSLCERT_BLOB (7.71)
+        static let sslKeyBlob: Int32 = 40_292  // CURLOPT_SSLKEY_BLOB (7.71)
+        static let caInfoBlob: Int32 = 40_309  // CURLOPT_CAINFO_BLOB (7.77)
         static let protocolsString: Int32 = 10_318  // CURLOPT_PROTOCOLS_STR (7.85+)
     }
 
@@ -45,6 +67,8 @@ enum CurlABI {
         static let responseCode: Int32 = 0x20_0000 + 2  // CURLINFO_RESPONSE_CODE
         static let privateData: Int32 = 0x10_0000 + 21  // CURLINFO_PRIVATE
         static let connectionsMade: Int32 = 0x20_0000 + 26  // CURLINFO_NUM_CONNECTS
+        static let connectCode: Int32 = 0x20_0000 + 22  // CURLINFO_HTTP_CONNECTCODE
+        static let defaultCAInfo: Int32 = 0x10_0000 + 61  // CURLINFO_CAINFO (7.84)
     }
 
     /// Option values.
@@ -54,12 +78,20 @@ enum CurlABI {
         static let protocolHTTP = 1  // CURLPROTO_HTTP
         static let protocolHTTPS = 2  // CURLPROTO_HTTPS
         static let errorBufferSize = 256  // CURL_ERROR_SIZE
+        static let httpVersion1 = 2  // CURL_HTTP_VERSION_1_1
+        static let httpVersion2 = 3  // CURL_HTTP_VERSION_2_0: HTTP/2, cleartext by upgrade
+        static let sslVersionTLS12 = 6  // CURL_SSLVERSION_TLSv1_2 (at least)
+        static let sslVersionTLS13 = 7  // CURL_SSLVERSION_TLSv1_3 (at least)
+        static let verifyHostName = 2  // CURLOPT_SSL_VERIFYHOST: the certificate must name the host
+        static let authBasic = 1  // CURLAUTH_BASIC
+        static let headerSeparate = 1  // CURLHEADER_SEPARATE: custom headers to the server only
     }
 
     /// `CURLcode` values Halley tells apart.
     enum Code {
         static let ok: Int32 = 0
         static let unsupportedProtocol: Int32 = 1
+        static let notBuiltIn: Int32 = 4
         static let urlMalformed: Int32 = 3
         static let couldNotResolveProxy: Int32 = 5
         static let couldNotResolveHost: Int32 = 6
@@ -72,11 +104,19 @@ enum CurlABI {
         static let operationTimedOut: Int32 = 28
         static let sslConnectError: Int32 = 35
         static let abortedByCallback: Int32 = 42
+        static let unknownOption: Int32 = 48
         static let gotNothing: Int32 = 52
         static let sendError: Int32 = 55
         static let receiveError: Int32 = 56
+        static let sslCertificateProblem: Int32 = 58  // the client certificate or key
+        static let sslCipher: Int32 = 59
         static let peerFailedVerification: Int32 = 60
         static let badContentEncoding: Int32 = 61
+        static let sslCACertificateBadFile: Int32 = 77
+        static let sslIssuerError: Int32 = 83
+        static let sslPinnedKeyMismatch: Int32 = 90
         static let http2Stream: Int32 = 92
+        static let proxy: Int32 = 97  // CURLE_PROXY (7.73)
+        static let sslClientCertificate: Int32 = 98  // CURLE_SSL_CLIENTCERT (7.77)
     }
 }

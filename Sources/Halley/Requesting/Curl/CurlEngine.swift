@@ -35,12 +35,15 @@ final class CurlEngine: Sendable {
 
     private let mailbox = LockedValue(Mailbox())
     private let multi: MultiHandle
+    /// What every easy handle is set up with.
+    let setup: CurlHandleSetup
 
     /// Makes the multi handle (the thread starts with the first transfer).
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl is missing or refuses the handle.
-    init(maxConnectionsPerHost: Int) throws(CurlUnavailableError) {
+    init(maxConnectionsPerHost: Int, setup: CurlHandleSetup = CurlHandleSetup()) throws(CurlUnavailableError) {
         try CurlLibrary.load()
+        self.setup = setup
         guard let handle = halley_curl_multi_init() else {
             throw CurlUnavailableError(reason: "curl_multi_init failed")
         }
@@ -210,7 +213,7 @@ private final class CurlLoop {
         case .start(let id, let job, let continuation):
             let handle: CurlHandle
             do {
-                handle = try idle.popLast() ?? CurlHandle()
+                handle = try idle.popLast() ?? CurlHandle(setup: engine.setup)
             } catch {
                 continuation.resume(throwing: error)
                 return

@@ -33,10 +33,15 @@ import Foundation
 ///   returned as a response at once.
 /// - **Cancellation.** Cancelling the calling task removes the transfer from libcurl at once
 ///   and throws `CancellationError`.
+/// - **TLS and proxies.** Every ``TLSConfiguration`` setting (trust roots, client identity,
+///   pinned keys, minimum version) and every ``ProxyConfiguration`` rule, the environment's
+///   included, is applied by Halley rather than left to libcurl's own environment handling;
+///   failures are ``TLSError`` and ``ProxyError``. See <doc:TLSAndProxies>.
 ///
 /// Transport failures are `URLError`s with the code URLSession would use (`.timedOut`,
 /// `.cannotConnectToHost`, `.networkConnectionLost`, ...) and libcurl's message, so the
-/// engine treats both requesters alike.
+/// engine treats both requesters alike; a refused certificate or handshake is a ``TLSError``
+/// and a proxy's failure a ``ProxyError``, from both.
 ///
 /// ```swift
 /// let requester = try CurlRequester(maxConnectionsPerHost: 16)
@@ -49,6 +54,22 @@ public struct CurlRequester: RequesterInterface, Sendable {
     private let maxRedirects: Int
     private let maxHeaderBytes: Int
     private let maxHeaderCount: Int
+    /// The proxy rules, the environment already read.
+    private let proxy: ProxyConfiguration
+    /// Why the TLS configuration cannot be used, thrown by every request.
+    private let tlsFailure: TLSConfigurationError?
+    private let identityNames: (certificate: String, key: String)?
+
+    /// Which HTTP version a ``CurlRequester`` asks for.
+    public enum HTTPVersion: Sendable, Hashable {
+        /// HTTP/2 over TLS where the server offers it (ALPN), HTTP/1.1 otherwise: the default.
+        case automatic
+        /// HTTP/1.1 only (`curl --http1.1`).
+        case http1Only
+        /// HTTP/2 over TLS, and over plain HTTP by `Upgrade: h2c` where the server takes it
+        /// (`curl --http2`); HTTP/1.1 with servers that speak only that.
+        case http2
+    }
 
     /// Methods sent again on a fresh connection when a reused one turns out to hold garbage.
     private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
@@ -76,7 +97,14 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///
     /// ```swift
     /// let requester = try CurlRequester(credentialHeaders: ["authorization", "x-api-key"], maxRedirects: 5)
+    /// let privateAPI = try CurlRequester(tls: TLSConfiguration(trustRoots: .systemAnd([.file("ca.pem")])),
+    ///                                    proxy: .direct)
     /// ```
+    ///
+    /// The TLS configuration's files are read now; one that cannot be used makes every
+    /// request throw its ``TLSConfigurationError`` before sending anything (call
+    /// ``TLSConfiguration/validate()`` first to fail earlier). The proxy environment
+    /// variables, for ``ProxyConfiguration/environment``, are read now too.
     ///
     /// - Parameters:
     ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default); more
@@ -86,20 +114,44 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   - maxRedirects: Redirects followed in a row (20 by default).
     ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
     ///   - maxHeaderCount: The most response header fields accepted.
+    ///   - tls: Trust roots, client certificate, pinned keys, minimum version (see
+    ///     ``TLSConfiguration``); the system's defaults unless given.
+    ///   - proxy: Which proxy each request goes through (see ``ProxyConfiguration``); the
+    ///     environment variables decide unless given.
+    ///   - httpVersion: The HTTP version asked for; HTTP/2 over TLS where offered by default.
     /// - Throws: ``CurlUnavailableError`` when libcurl (7.68 or later) cannot be loaded.
     public init(
         maxConnectionsPerHost: Int = URLSessionRequester.defaultMaxConnectionsPerHost,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
         maxRedirects: Int = CurlRequester.defaultMaxRedirects,
         maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
-        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
+        maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount,
+        tls: TLSConfiguration = .system,
+        proxy: ProxyConfiguration = .environment,
+        httpVersion: HTTPVersion = .automatic
     ) throws(CurlUnavailableError) {
-        owner = EngineOwner(engine: try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost))
+        // Loaded first: the system bundle's path comes from libcurl.
+        try CurlLibrary.load()
+        var setup = CurlHandleSetup()
+        switch httpVersion {
+        case .automatic: setup.httpVersion = CurlABI.Value.httpVersion2TLS
+        case .http1Only: setup.httpVersion = CurlABI.Value.httpVersion1
+        case .http2: setup.httpVersion = CurlABI.Value.httpVersion2
+        }
+        do {
+            setup.tls = try CurlTLSOptions(tls)
+            tlsFailure = nil
+        } catch {
+            tlsFailure = error
+        }
+        identityNames = setup.tls.identityNames
+        owner = EngineOwner(engine: try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, setup: setup))
         self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
             .union(URLSessionRequester.defaultCredentialHeaders)
         self.maxRedirects = max(0, maxRedirects)
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
+        self.proxy = proxy.resolved()
     }
 
     /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
@@ -118,17 +170,28 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// ```
     ///
     /// - Throws: `URLError` for transport failures (`.timedOut` past
-    ///   ``ResourceRequest/timeout``), ``ResponseBodyTooLargeError``,
-    ///   ``ResponseHeadersTooLargeError``, ``RedirectError``, `CancellationError`.
+    ///   ``ResourceRequest/timeout``), ``TLSError``, ``ProxyError``,
+    ///   ``TLSConfigurationError``, ``UnsupportedSettingsError``,
+    ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, ``RedirectError``,
+    ///   `CancellationError`.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
         guard Self.isHTTP(request.url) else {
             throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
+        if let tlsFailure { throw tlsFailure }
         var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             let hop = chain.current
+            let route = try proxy.proxy(for: hop.url)
+            if let route,
+                let refusal = proxy.refusal(
+                    url: hop.url, through: route, headers: hop.headers,
+                    credentialHeaders: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
+            {
+                throw refusal
+            }
             var remaining: Duration?
             if let deadline {
                 remaining = deadline - clock.now
@@ -136,10 +199,16 @@ public struct CurlRequester: RequesterInterface, Sendable {
                     throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: hop.url])
                 }
             }
+            let (originLines, proxyLines) = hop.curlHeaderLines()
             var job = CurlJob(
                 url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method,
-                headerLines: hop.curlHeaderLines(), body: hop.body, timeout: remaining,
+                headerLines: originLines, body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
+            if let route {
+                job.proxy = CurlProxy(route)
+                job.proxyHeaderLines = proxyLines
+            }
+            job.identityNames = identityNames
             let reply: CurlReply
             do {
                 reply = try await perform(job)
@@ -153,6 +222,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 } catch let again as CurlStaleConnectionError {
                     throw again.underlying
                 }
+            }
+            // Origins do not send 407: through a plain-HTTP proxy it is the proxy's answer.
+            if reply.status == 407, let route {
+                throw ProxyError(proxy: route.hostAndPort, url: hop.url, reason: .authenticationRequired)
             }
             // The first hop goes where the caller sent it (the engine only gives credentials to
             // trusted origins); the chain checks every later one.
@@ -207,8 +280,14 @@ private enum CancelState: Sendable {
 extension RedirectChain.Hop {
     /// `Name: value` for libcurl, which takes `Name;` for an empty value. CR and LF cannot
     /// reach the wire: a value holding them would start a header or a request of its own.
-    fileprivate func curlHeaderLines() -> [String] {
-        headers.map { field in
+    ///
+    /// A `Proxy-Authorization` of the caller's own is kept apart, for the proxy only: it must
+    /// never reach an origin (through a proxy, or direct, where there is no proxy to take it).
+    fileprivate func curlHeaderLines() -> (origin: [String], proxy: [String]) {
+        var origin: [String] = []
+        var proxy: [String] = []
+        origin.reserveCapacity(headers.fields.count)
+        for field in headers {
             var name = field.name
             var value = field.value
             if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") }) {
@@ -217,8 +296,14 @@ extension RedirectChain.Hop {
             if value.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
                 value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
             }
-            return value.isEmpty ? name + ";" : name + ": " + value
+            let line = value.isEmpty ? name + ";" : name + ": " + value
+            if name.caseInsensitiveEquals("proxy-authorization") {
+                proxy.append(line)
+            } else {
+                origin.append(line)
+            }
         }
+        return (origin, proxy)
     }
 }
 

@@ -21,6 +21,13 @@ struct CurlJob: Sendable {
     let maxHeaderCount: Int
     /// Open a new connection rather than reuse one (the retry after a stale connection).
     var freshConnection = false
+    /// The proxy for this URL, `nil` for a direct connection.
+    var proxy: CurlProxy?
+    /// Header lines for the proxy only (`CURLOPT_PROXYHEADER`): the request's own
+    /// `Proxy-Authorization`.
+    var proxyHeaderLines: [String] = []
+    /// The client certificate and key as errors name them, when there is one.
+    var identityNames: (certificate: String, key: String)?
 }
 
 /// A request failed on a reused keep-alive connection before a valid response arrived: most
@@ -114,6 +121,7 @@ final class CurlTransfer {
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
     private var headerList: OpaquePointer?
+    private var proxyHeaderList: OpaquePointer?
 
     // The response as it arrives.
     private var status = 0
@@ -135,6 +143,7 @@ final class CurlTransfer {
 
     deinit {
         if let headerList { halley_curl_slist_free_all(headerList) }
+        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
     }
 
     /// The transfer behind a context pointer libcurl passes back.
@@ -171,6 +180,20 @@ final class CurlTransfer {
         for line in job.headerLines { list = halley_curl_slist_append(list, line) }
         headerList = list
         try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+        try setProxy()
+    }
+
+    /// The proxy of this transfer, or none: set every time, because an empty `CURLOPT_PROXY`
+    /// is what keeps libcurl from reading the environment's proxy variables itself (the
+    /// requester has applied its own rules already).
+    private func setProxy() throws {
+        try set(CurlABI.Option.proxy, string: job.proxy?.url ?? "")
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyUsername, job.proxy?.user))
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyPassword, job.proxy?.password))
+        var list: OpaquePointer?
+        for line in job.proxyHeaderLines { list = halley_curl_slist_append(list, line) }
+        proxyHeaderList = list
+        try set(CurlABI.Option.proxyHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
     }
 
     private func setMethodAndBody() throws {
@@ -292,6 +315,13 @@ final class CurlTransfer {
     func outcome(_ code: Int32) -> Result<CurlReply, any Error> {
         if let failure { return .failure(failure) }
         guard code == CurlABI.Code.ok else {
+            var connectCode = 0
+            if job.proxy != nil { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectCode, &connectCode) }
+            if let security = securityError(
+                code: code, detail: String(cString: handle.errorBuffer), connectCode: connectCode)
+            {
+                return .failure(security)
+            }
             let error = error(for: code)
             var connectionsMade = 1
             _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &connectionsMade)
@@ -404,16 +434,17 @@ final class CurlHandle {
     /// `CURLOPT_ERRORBUFFER`, owned here: it must outlive every transfer on the handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// Makes a handle and sets the options every request shares.
+    /// Makes a handle and sets the options every request of the requester shares.
     ///
-    /// - Throws: ``CurlUnavailableError`` when libcurl refuses the handle or an option.
-    init() throws {
+    /// - Throws: ``CurlUnavailableError`` when libcurl refuses the handle or an option,
+    ///   ``UnsupportedSettingsError`` when it is too old for a TLS setting.
+    init(setup: CurlHandleSetup) throws {
         guard let easy = halley_curl_easy_init() else { throw CurlUnavailableError(reason: "curl_easy_init failed") }
         self.easy = easy
         errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
         do {
-            try configure()
+            try configure(setup)
         } catch {
             halley_curl_easy_cleanup(easy)
             errorBuffer.deallocate()
@@ -426,7 +457,7 @@ final class CurlHandle {
         errorBuffer.deallocate()
     }
 
-    private func configure() throws {
+    private func configure(_ setup: CurlHandleSetup) throws {
         try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
         try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
         try Self.check(
@@ -446,10 +477,19 @@ final class CurlHandle {
         // callbacks see decoded bytes, so the body limit counts what the server's bytes
         // inflate to.
         try Self.check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.acceptEncoding, ""))
-        try set(CurlABI.Option.httpVersion, CurlABI.Value.httpVersion2TLS)
+        try set(CurlABI.Option.httpVersion, setup.httpVersion)
         try set(CurlABI.Option.tcpNoDelay, 1)
         try set(CurlABI.Option.tcpKeepAlive, 1)
         try set(CurlABI.Option.suppressConnectHeaders, 1)
+        // The requester decides which hosts skip the proxy; an empty list keeps libcurl from
+        // applying the environment's `no_proxy` on top of that decision.
+        try Self.check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.noProxy, ""))
+        // Request headers (Authorization among them) go to the origin only, inside a CONNECT
+        // tunnel; the proxy gets CURLOPT_PROXYHEADER's (libcurl's default since 7.42.1).
+        try set(CurlABI.Option.headerOption, CurlABI.Value.headerSeparate)
+        // Proxy credentials are sent at once rather than after a 407 round trip.
+        try set(CurlABI.Option.proxyAuth, CurlABI.Value.authBasic)
+        try setup.tls.apply(to: easy)
     }
 
     private func set(_ option: Int32, _ value: Int) throws {

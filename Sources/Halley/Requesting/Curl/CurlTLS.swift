@@ -1,0 +1,256 @@
+internal import CHalleyCurl
+import Foundation
+
+/// What every easy handle of one requester is set up with: its HTTP version and its TLS
+/// options, worked out once when the requester is made.
+struct CurlHandleSetup: Sendable {
+    /// A `CURL_HTTP_VERSION_*` value.
+    var httpVersion = CurlABI.Value.httpVersion2TLS
+    var tls = CurlTLSOptions()
+}
+
+/// A ``TLSConfiguration`` as libcurl options, its files already read and checked.
+///
+/// How trust roots map, with libcurl and OpenSSL (Linux): `CURLOPT_CAINFO` (a file) or
+/// `CURLOPT_CAINFO_BLOB` (PEM in memory) replaces libcurl's default CA bundle, while
+/// `CURLOPT_CAPATH` (a hashed directory such as `/etc/ssl/certs`, where the build has one)
+/// is searched as well. So:
+///
+/// - `.system` sets neither: libcurl's defaults are the system's CAs.
+/// - `.systemAnd(extra)` sets `CAINFO_BLOB` to the system bundle (the file libcurl reports as
+///   its default, `CURLINFO_CAINFO`, or the first of the usual paths) followed by the extra
+///   PEM, and leaves `CAPATH` as it is: the system's CAs stay trusted whether the build uses
+///   the bundle, the directory or both.
+/// - `.only(sources)` sets `CAINFO` (one file) or `CAINFO_BLOB` (anything else) and clears
+///   `CAPATH`, so no system CA is trusted.
+///
+/// Blobs need libcurl 7.77 (CA) and 7.71 (client certificate and key); an older libcurl
+/// gets ``UnsupportedSettingsError`` for PEM given as data or added to the system's, never a
+/// key written to disk.
+struct CurlTLSOptions: Sendable {
+    var verifyPeer = true
+    var sslVersion = CurlABI.Value.sslVersionTLS12
+    var caFile: String?
+    var caBlob: Data?
+    var clearCAPath = false
+    var certificate: TLSConfiguration.PEMSource?
+    var key: TLSConfiguration.PEMSource?
+    var passphrase: String?
+    /// `sha256//a;sha256//b`, as `CURLOPT_PINNEDPUBLICKEY` takes them.
+    var pins: String?
+    /// The client certificate and key as errors name them.
+    var identityNames: (certificate: String, key: String)?
+
+    init() {}
+
+    /// Reads and checks the configuration's files.
+    ///
+    /// - Throws: ``TLSConfigurationError``.
+    init(_ configuration: TLSConfiguration) throws(TLSConfigurationError) {
+        let material = try TLSMaterial(configuration)
+        verifyPeer = !configuration.dangerouslySkipsCertificateVerification
+        sslVersion =
+            configuration.minimumVersion == .tls13 ? CurlABI.Value.sslVersionTLS13 : CurlABI.Value.sslVersionTLS12
+        if let only = material.onlyCAFile {
+            caFile = only
+            clearCAPath = true
+        } else if let extra = material.caBundle {
+            if material.trustsSystem {
+                let (path, searched) = Self.systemBundlePath()
+                guard let path else { throw TLSConfigurationError(.systemBundleNotFound(searched: searched)) }
+                var bundle = try TLSMaterial.read(.file(path), role: .trustRoot)
+                bundle.append(UInt8(ascii: "\n"))
+                bundle.append(extra)
+                caBlob = bundle
+            } else {
+                caBlob = extra
+                clearCAPath = true
+            }
+        }
+        certificate = material.clientCertificate
+        key = material.clientKey
+        passphrase = material.passphrase
+        if let certificate, let key { identityNames = ("\(certificate)", "\(key)") }
+        if !configuration.pinnedKeys.isEmpty {
+            pins = configuration.pinnedKeys.map(\.description).joined(separator: ";")
+        }
+    }
+
+    /// Where libcurl finds the system's CAs: its own default, else the usual places.
+    static func systemBundlePath() -> (String?, searched: [String]) {
+        var candidates: [String] = []
+        if CurlLibrary.loadFailure == nil, let easy = halley_curl_easy_init() {
+            var pointer: UnsafeMutableRawPointer?
+            if halley_curl_easy_getinfo_pointer(easy, CurlABI.Info.defaultCAInfo, &pointer) == CurlABI.Code.ok,
+                let pointer
+            {
+                candidates.append(String(cString: pointer.assumingMemoryBound(to: CChar.self)))
+            }
+            halley_curl_easy_cleanup(easy)
+        }
+        candidates += [
+            "/etc/ssl/certs/ca-certificates.crt",  // Debian, Ubuntu, Alpine
+            "/etc/pki/tls/certs/ca-bundle.crt",  // Fedora, RHEL
+            "/etc/ssl/ca-bundle.pem",  // openSUSE
+            "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+            "/etc/ssl/cert.pem",  // macOS, BSDs
+        ]
+        let found = candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+        return (found, candidates)
+    }
+
+    /// Sets the options on a new handle.
+    ///
+    /// - Throws: ``UnsupportedSettingsError`` when libcurl is too old for a blob it needs,
+    ///   ``CurlUnavailableError`` when it refuses another option.
+    func apply(to easy: OpaquePointer) throws {
+        func set(_ option: Int32, _ value: Int) throws {
+            try CurlHandle.check(halley_curl_easy_setopt_long(easy, option, value))
+        }
+        func set(_ option: Int32, _ string: String?) throws {
+            try CurlHandle.check(halley_curl_easy_setopt_pointer(easy, option, string))
+        }
+        func set(_ option: Int32, blob: Data, setting: String, needs version: String) throws {
+            let code = blob.withUnsafeBytes { halley_curl_easy_setopt_blob(easy, option, $0.baseAddress, $0.count) }
+            if code == CurlABI.Code.unknownOption || code == CurlABI.Code.notBuiltIn {
+                throw UnsupportedSettingsError(
+                    requester: "CurlRequester with \(CurlLibrary.version ?? "this libcurl")", settings: [setting],
+                    advice: "it needs libcurl \(version) or later; give the PEM as a file instead")
+            }
+            try CurlHandle.check(code)
+        }
+        // Never off: a certificate must name the host, whatever else is trusted.
+        try set(CurlABI.Option.sslVerifyHost, CurlABI.Value.verifyHostName)
+        try set(CurlABI.Option.sslVerifyPeer, verifyPeer ? 1 : 0)
+        try set(CurlABI.Option.sslVersion, sslVersion)
+        if let caFile { try set(CurlABI.Option.caInfo, caFile) }
+        if let caBlob {
+            try set(
+                CurlABI.Option.caInfoBlob, blob: caBlob, setting: "trust roots given as data or added to the system's",
+                needs: "7.77")
+        }
+        if clearCAPath { try set(CurlABI.Option.caPath, nil) }
+        switch certificate {
+        case .file(let path)?:
+            try set(CurlABI.Option.sslCertificate, path)
+            try set(CurlABI.Option.sslCertificateType, "PEM")
+        case .data(let data)?:
+            try set(
+                CurlABI.Option.sslCertificateBlob, blob: data, setting: "a client certificate given as data",
+                needs: "7.71")
+            try set(CurlABI.Option.sslCertificateType, "PEM")
+        case nil:
+            break
+        }
+        switch key {
+        case .file(let path)?:
+            try set(CurlABI.Option.sslKey, path)
+            try set(CurlABI.Option.sslKeyType, "PEM")
+        case .data(let data)?:
+            try set(CurlABI.Option.sslKeyBlob, blob: data, setting: "a client key given as data", needs: "7.71")
+            try set(CurlABI.Option.sslKeyType, "PEM")
+        case nil:
+            break
+        }
+        if let passphrase { try set(CurlABI.Option.keyPassword, passphrase) }
+        if let pins { try set(CurlABI.Option.pinnedPublicKey, pins) }
+    }
+}
+
+/// A proxy as libcurl takes it, for one transfer.
+struct CurlProxy: Sendable {
+    /// `scheme://host:port`, without credentials (they go through their own options, so a
+    /// password holding `@` or `:` needs no escaping).
+    let url: String
+    let hostAndPort: String
+    let user: String?
+    let password: String?
+
+    init(_ proxy: ProxyConfiguration.Proxy) {
+        url = proxy.description
+        hostAndPort = proxy.hostAndPort
+        user = proxy.credentials?.user
+        password = proxy.credentials?.password
+    }
+}
+
+extension CurlTransfer {
+    /// The error for a failed transfer when TLS or the proxy caused it, else `nil`.
+    ///
+    /// libcurl's codes say where it failed; OpenSSL's message (in the error buffer) says why,
+    /// for the cases one code covers: an untrusted, expired or misnamed certificate are all
+    /// `CURLE_PEER_FAILED_VERIFICATION`.
+    func securityError(code: Int32, detail: String, connectCode: Int) -> (any Error)? {
+        let url = job.url
+        if let proxy = job.proxy {
+            if connectCode >= 300 {
+                return ProxyError(
+                    proxy: proxy.hostAndPort, url: url,
+                    reason: connectCode == 407 ? .authenticationRequired : .tunnelRefused(status: connectCode),
+                    detail: detail)
+            }
+            switch code {
+            case CurlABI.Code.couldNotResolveProxy:
+                return ProxyError(proxy: proxy.hostAndPort, url: url, reason: .cannotResolve, detail: detail)
+            case CurlABI.Code.couldNotConnect:
+                // Through a proxy, the proxy is the only host libcurl connects to.
+                return ProxyError(proxy: proxy.hostAndPort, url: url, reason: .cannotConnect, detail: detail)
+            default:
+                break
+            }
+        }
+        let lowered = detail.lowercased()
+        switch code {
+        case CurlABI.Code.peerFailedVerification, CurlABI.Code.sslIssuerError:
+            return TLSError(kind: .ofRefusedCertificate(detail), url: url, detail: detail)
+        case CurlABI.Code.sslPinnedKeyMismatch:
+            return TLSError(kind: .pinnedKeyMismatch, url: url, detail: detail)
+        case CurlABI.Code.sslClientCertificate:
+            return TLSError(kind: .clientCertificateRequired, url: url, detail: detail)
+        case CurlABI.Code.sslCertificateProblem:
+            let (certificate, key) = identityNames ?? ("(none)", "(none)")
+            return TLSConfigurationError(.clientIdentityRefused(certificate: certificate, key: key, detail: detail))
+        case CurlABI.Code.sslConnectError, CurlABI.Code.sslCipher, CurlABI.Code.receiveError, CurlABI.Code.sendError:
+            // TLS alerts after the handshake (TLS 1.3 sends "certificate required" then)
+            // surface as receive errors; other receive errors are not TLS's.
+            if lowered.contains("certificate required") || lowered.contains("alert bad certificate")
+                || lowered.contains("alert unknown ca") || lowered.contains("certificate unknown")
+            {
+                return TLSError(kind: .clientCertificateRequired, url: url, detail: detail)
+            }
+            if lowered.contains("protocol version") || lowered.contains("unsupported protocol")
+                || lowered.contains("no protocols available")
+            {
+                return TLSError(kind: .protocolVersion, url: url, detail: detail)
+            }
+            if code == CurlABI.Code.sslConnectError || code == CurlABI.Code.sslCipher {
+                return TLSError(kind: .handshakeFailed, url: url, detail: detail)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private var identityNames: (String, String)? { job.identityNames }
+}
+
+extension TLSError.Kind {
+    /// Why libcurl (with OpenSSL) refused a server's certificate, from its message: one
+    /// CURLcode covers an untrusted, an expired and a misnamed certificate alike.
+    static func ofRefusedCertificate(_ detail: String) -> TLSError.Kind {
+        let lowered = detail.lowercased()
+        if lowered.contains("expired") || lowered.contains("not yet valid") { return .expiredCertificate }
+        if lowered.contains("subject name") || lowered.contains("target host") || lowered.contains("hostname") {
+            return .hostNameMismatch
+        }
+        return .untrustedCertificate
+    }
+
+    /// Whether libcurl's message says it refused the server's certificate: how
+    /// FoundationNetworking, which reports these as `URLError(.unknown)`, can be understood.
+    static func isRefusedCertificate(_ detail: String) -> Bool {
+        detail.hasPrefix("SSL certificate problem") || detail.hasPrefix("SSL: no alternative certificate subject name")
+            || detail.hasPrefix("SSL: certificate subject name")
+    }
+}
