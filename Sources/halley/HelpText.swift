@@ -187,14 +187,19 @@ enum HelpText {
                        [--timeout SECONDS] [--deadline SECONDS] [--retries N]
                        [TLS, proxy and HTTP version options]
 
-        Fetches one document and prints its _links as a table, a header row and then one row
-        per link in document order:
-          REL  NAME  HREF  TEMPLATED  TITLE  DEPRECATION
-        NAME is the link's HAL "name", HREF is as written (relative hrefs are not resolved),
-        TEMPLATED is "yes" or "no", and "-" marks an absent value. Columns are left-aligned
-        and separated by at least two spaces; control characters show as \\uXXXX.
-        Malformed links are skipped and listed on stderr
+        Fetches one document and prints its links as a table, a header row and then one row
+        per link in document order. Links of the response's Link header (RFC 8288) that
+        _links does not already have come after the _links ones of their relation, and
+        relations only in the header come last:
+          REL  NAME  HREF  TEMPLATED  TITLE  DEPRECATION  SOURCE
+        NAME is the link's HAL "name", HREF is as written (relative hrefs are not resolved;
+        those of the Link header are shown resolved against the URL of the response),
+        TEMPLATED is "yes" or "no", SOURCE is "_links" or "header", and "-" marks an absent
+        value. Columns are left-aligned and separated by at least two spaces; control
+        characters show as \\uXXXX.
+        Malformed links and Link header values are skipped and listed on stderr
           halley: warning: malformed link skipped: MESSAGE at JSON-PATH in URL
+          halley: warning: malformed link skipped: MESSAGE at Link header, byte N in URL
         and the exit status stays 0.
 
         OPTIONS

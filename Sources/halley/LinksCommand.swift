@@ -7,7 +7,7 @@ struct LinksCommand {
     let arguments: LinksArguments
 
     /// The table's columns; documented in `halley links --help`.
-    static let header = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"]
+    static let header = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION", "SOURCE"]
 
     /// Fetches the document, prints the table, lists malformed links on stderr.
     ///
@@ -24,13 +24,16 @@ struct LinksCommand {
     }
 
     /// One row per link, in document order; `-` marks an absent value. Hrefs are shown as
-    /// written, since templated ones cannot be resolved without variables.
+    /// written, since templated ones cannot be resolved without variables; those of the `Link`
+    /// header are absolute, as the library resolved them against the response's URL. SOURCE
+    /// says where a link came from: `_links`, or `header` for the `Link` header field.
     static func rows(of links: Links) -> [[String]] {
         links.relations.flatMap { relation in
-            relation.links.map { link in
+            let firstFromHeader = relation.links.count - relation.headerLinkCount
+            return relation.links.enumerated().map { index, link in
                 [
                     relation.rel.rawValue, link.name ?? "-", link.href, link.isTemplated ? "yes" : "no",
-                    link.title ?? "-", link.deprecation ?? "-",
+                    link.title ?? "-", link.deprecation ?? "-", index >= firstFromHeader ? "header" : "_links",
                 ]
             }
         }

@@ -18,12 +18,13 @@ public struct ActionResponse: Sendable {
         response.headers["Location"].flatMap { URLResolution.resolve($0, against: response.url) }
     }
 
-    /// The body as a HAL resource, or `nil` when there is no body.
+    /// The body as a HAL resource, with the links of the `Link` header beside `_links`, or
+    /// `nil` when there is no body.
     ///
     /// - Throws: ``HALDocumentError`` when there is a body and it is not a HAL document.
     public func resource(options: HALParsingOptions = HALParsingOptions()) throws(HALDocumentError) -> HALResource? {
         guard !response.body.isEmpty else { return nil }
-        return try HALResource(parsing: response.body, url: response.url, options: options)
+        return try HALResource(response: response, options: options)
     }
 
     /// The body decoded as `type`.

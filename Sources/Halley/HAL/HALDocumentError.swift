@@ -54,6 +54,15 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         /// members are read as the HAL-FORMS draft says and the template kept
         /// (``HALForm/problems``).
         public static let invalidFormMember = Code(rawValue: "invalidFormMember")
+        /// A value of the response's `Link` header field (RFC 8288) that cannot be read: a
+        /// syntax error, a link without `rel`, a target that is not a URI reference, an
+        /// undecodable `title*`. Always reported in ``HALResource/problems`` (the path names the
+        /// byte of the field), never thrown: the document and the header's other links stay.
+        public static let invalidLinkHeader = Code(rawValue: "invalidLinkHeader")
+        /// A link of the response's `Link` header field whose `anchor` names another resource:
+        /// it is that resource's link, not this one's (RFC 8288, 3.2), so it was left out and
+        /// reported in ``HALResource/problems``.
+        public static let linkHeaderAnchoredElsewhere = Code(rawValue: "linkHeaderAnchoredElsewhere")
         /// The code's name.
         public var description: String { rawValue }
     }

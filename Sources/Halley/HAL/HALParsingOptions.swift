@@ -8,7 +8,8 @@ public struct HALParsingOptions: Sendable, Hashable {
         /// error. The default: one broken link the caller never follows does not make the
         /// whole document unreadable, and nothing disappears unnoticed.
         case report
-        /// Throw the first malformed link as a ``HALDocumentError``.
+        /// Throw the first malformed link as a ``HALDocumentError``. A malformed `Link` header
+        /// field is still only reported: the header is not the document.
         case fail
     }
 

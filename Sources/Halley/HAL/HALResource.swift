@@ -16,7 +16,9 @@ import Foundation
 public struct HALResource: Sendable, Hashable {
     /// The resource object as written, `_links` and `_embedded` included.
     public var json: JSONObject { parts.json }
-    /// The resource's links.
+    /// The resource's links: `_links`, and for a resource the library fetched (or an
+    /// ``ActionResponse/resource(options:)``) the links of the response's `Link` header
+    /// field (RFC 8288) beside them.
     public var links: Links { parts.links }
     /// The resources in `_embedded`.
     public var embedded: EmbeddedResources { parts.embedded }
@@ -67,6 +69,10 @@ public struct HALResource: Sendable, Hashable {
 
     private let parts: Parts
 
+    private init(parts: Parts) {
+        self.parts = parts
+    }
+
     /// Parses a HAL document.
     ///
     /// - Parameters:
@@ -84,6 +90,31 @@ public struct HALResource: Sendable, Hashable {
             throw HALDocumentError(error, url: url)
         }
         try self.init(json: value, url: url, options: options)
+    }
+
+    /// Parses the body of a response, with the links of its `Link` header field (RFC 8288)
+    /// beside `_links`: the one way the library makes a resource from a response.
+    ///
+    /// - Throws: ``HALDocumentError`` naming what is wrong in the body and its JSON path. A
+    ///   malformed `Link` header is never thrown; it is listed in ``problems``.
+    init(response: ResourceResponse, options: HALParsingOptions) throws(HALDocumentError) {
+        try self.init(parsing: response.body, url: response.url, options: options)
+        // Most responses have no Link field: then this lookup is all it costs.
+        guard let field = response.headers["Link"] else { return }
+        self = addingLinks(fromHeader: field, url: response.url)
+    }
+
+    /// This resource with the links of a `Link` field value read from the response at
+    /// `responseURL`.
+    func addingLinks(fromHeader field: String, url responseURL: URL) -> HALResource {
+        let selfURL = links.selfLink.flatMap { self.url(for: $0) }
+        let (headerLinks, problems) = LinkHeader.links(in: field, url: responseURL, selfURL: selfURL)
+        let merged = links.addingHeaderLinks(headerLinks, problems: problems) { link in
+            self.url(for: link)?.absoluteString ?? link.href
+        }
+        return HALResource(
+            parts: Parts(
+                json: json, links: merged, embedded: embedded, forms: forms, base: parts.base, isEmbedded: isEmbedded))
     }
 
     /// Reads a HAL resource from a parsed JSON value.
@@ -196,7 +227,9 @@ public struct HALResource: Sendable, Hashable {
 
     /// Every malformed link and HAL-FORMS template left out of this resource and the
     /// resources it embeds, every template member read as its default (``HALForm/problems``),
-    /// and every `_embedded` relation that holds plain values rather than resources.
+    /// every `_embedded` relation that holds plain values rather than resources, and every
+    /// value of the response's `Link` header field that could not be read or names another
+    /// context (path `Link header, byte N`).
     public var problems: [HALDocumentError] {
         links.problems + forms.problems + embedded.problems
             + embedded.entries.flatMap { $0.resources.flatMap(\.problems) }

@@ -17,6 +17,12 @@ import Foundation
 /// `Links` is a `Sequence` of every link with its relation, in document order
 /// (`for (rel, link) in resource.links`), and `Codable`, so models can declare
 /// `let _links: Links?`.
+///
+/// For a resource fetched by the library, the links of the response's `Link` header field
+/// (RFC 8288) are links too, so include paths, follow chains and paging follow them: each after
+/// the `_links` ones of its relation, relations only in the header after `_links`'s. A header
+/// link `_links` already has (same relation, same URL) is not repeated, and
+/// ``Relation/headerLinkCount`` says which came from the header.
 public struct Links: Sendable, Hashable {
     /// One relation of `_links`.
     public struct Relation: Sendable, Hashable {
@@ -26,6 +32,18 @@ public struct Links: Sendable, Hashable {
         public let links: [Link]
         /// Whether the document wrote an array (even of zero or one link).
         public let isArray: Bool
+        /// How many of ``links``, counted from the end, came from the response's `Link` header
+        /// field (RFC 8288) rather than `_links`: 0 for a relation only in `_links`,
+        /// `links.count` for one only in the header. A header link `_links` already has (same
+        /// relation, same URL) is not repeated.
+        public let headerLinkCount: Int
+
+        init(rel: LinkRelation, links: [Link], isArray: Bool, headerLinkCount: Int = 0) {
+            self.rel = rel
+            self.links = links
+            self.isArray = isArray
+            self.headerLinkCount = headerLinkCount
+        }
     }
 
     /// The relations in document order, `curies` included.
@@ -40,7 +58,9 @@ public struct Links: Sendable, Hashable {
     }
     /// The CURIE prefixes this resource declares itself.
     public private(set) var curies: [CURIE]
-    /// Malformed links that were left out, each with its path. See ``HALParsingOptions``.
+    /// Malformed links that were left out, each with its path, and the values of a `Link`
+    /// header field that could not be read (``HALDocumentError/Code/invalidLinkHeader``,
+    /// ``HALDocumentError/Code/linkHeaderAnchoredElsewhere``). See ``HALParsingOptions``.
     public private(set) var problems: [HALDocumentError]
 
     var scope: CURIEScope
@@ -215,7 +235,8 @@ public struct Links: Sendable, Hashable {
         return URL(string: expanded)
     }
 
-    /// The links as the `_links` JSON object, in the shapes they were written.
+    /// The links as the `_links` JSON object, in the shapes they were written; links of a
+    /// `Link` header field are in it too, with their absolute hrefs.
     public var json: JSONObject {
         if case .document(let object) = storage { return object }
         var object = JSONObject()
@@ -227,6 +248,55 @@ public struct Links: Sendable, Hashable {
             }
         }
         return object
+    }
+}
+
+extension Links {
+    /// These links with those of a response's `Link` header field (``LinkHeader``) added:
+    /// after `_links`'s own in a relation both have (matched as ``relation(_:)`` matches),
+    /// else as new relations after `_links`'s, in header order. A header link whose relation
+    /// already has a link to the same URL (`comparable` of a `_links` link: its resolved URL)
+    /// is left out, as is a repeat within the header: `_links` wins.
+    func addingHeaderLinks(
+        _ headerLinks: [(rel: LinkRelation, link: Link)], problems headerProblems: [HALDocumentError],
+        comparable: (Link) -> String
+    ) -> Links {
+        var copy = self
+        copy.problems += headerProblems
+        guard !headerLinks.isEmpty else { return copy }
+        // The header's relations in order of first appearance, each with its distinct hrefs.
+        var order: [String] = []
+        var grouped: [String: (links: [Link], hrefs: Set<String>)] = [:]
+        for (rel, link) in headerLinks {
+            if grouped[rel.rawValue] == nil {
+                order.append(rel.rawValue)
+                grouped[rel.rawValue] = ([], [])
+            }
+            if grouped[rel.rawValue]?.hrefs.insert(link.href).inserted == true {
+                grouped[rel.rawValue]?.links.append(link)
+            }
+        }
+        var relations = self.relations
+        let documentRels = relations.map(\.rel.rawValue)
+        for rel in order {
+            guard let links = grouped[rel]?.links else { continue }
+            guard let index = scope.match(rel, in: documentRels) else {
+                relations.append(
+                    Relation(
+                        rel: LinkRelation(rel), links: links, isArray: links.count != 1, headerLinkCount: links.count))
+                continue
+            }
+            let existing = relations[index]
+            let known = Set(existing.links.lazy.map(comparable))
+            let added = links.filter { !known.contains($0.href) }
+            guard !added.isEmpty else { continue }
+            relations[index] = Relation(
+                rel: existing.rel, links: existing.links + added,
+                isArray: existing.isArray || existing.links.count + added.count != 1,
+                headerLinkCount: existing.headerLinkCount + added.count)
+        }
+        copy.storage = .relations(relations)
+        return copy
     }
 }
 

@@ -125,7 +125,7 @@ final class TraversalContext: Sendable {
             (response) throws(HalleyError) in
             let document: HALResource
             do throws(HALDocumentError) {
-                document = try HALResource(parsing: response.body, url: response.url, options: parsing)
+                document = try HALResource(response: response, options: parsing)
             } catch {
                 throw HalleyError(
                     code: .invalidDocument, includePath: includePath, url: response.url,

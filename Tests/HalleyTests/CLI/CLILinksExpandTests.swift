@@ -9,7 +9,7 @@ import Testing
     func cells(_ table: String) -> [[String]] {
         let lines = table.split(separator: "\n").map(String.init)
         guard let header = lines.first else { return [] }
-        let names = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"]
+        let names = ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION", "SOURCE"]
         let starts = names.compactMap { name in
             header.range(of: name).map { header.distance(from: header.startIndex, to: $0.lowerBound) }
         }
@@ -30,12 +30,12 @@ import Testing
         let rows = cells(result.stdout)
         #expect(
             rows == [
-                ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION"],
-                ["self", "-", "/contacts/1", "no", "-", "-"],
-                ["contacts", "grace", "/contacts/2", "no", "Grace Hopper", "-"],
-                ["contacts", "alan", "/contacts/3", "no", "Alan Turing", "-"],
-                ["website", "-", "/websites/1", "no", "Personal website", "-"],
-                ["avatar", "-", "/contacts/1/avatar{?size}", "yes", "Profile picture", "-"],
+                ["REL", "NAME", "HREF", "TEMPLATED", "TITLE", "DEPRECATION", "SOURCE"],
+                ["self", "-", "/contacts/1", "no", "-", "-", "_links"],
+                ["contacts", "grace", "/contacts/2", "no", "Grace Hopper", "-", "_links"],
+                ["contacts", "alan", "/contacts/3", "no", "Alan Turing", "-", "_links"],
+                ["website", "-", "/websites/1", "no", "Personal website", "-", "_links"],
+                ["avatar", "-", "/contacts/1/avatar{?size}", "yes", "Profile picture", "-", "_links"],
             ], "\(result)")
         // Aligned: every column starts where its header does, after at least two spaces.
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -53,7 +53,7 @@ import Testing
         let result = try await CLIRunner.fixtures("links", ["\(api)/contacts/{id}", "--var", "id=3"])
         #expect(result.status == 0, "\(result)")
         let website = try #require(cells(result.stdout).first { $0.first == "website" }, "\(result)")
-        #expect(website.last == "https://api.example.com/docs/deprecations/website")
+        #expect(website[5] == "https://api.example.com/docs/deprecations/website")
     }
 
     @Test func malformedLinksAreListedOnStderrAndTheRestShown() async throws {
@@ -67,6 +67,32 @@ import Testing
         // The server's terminal escape is shown, not sent to the terminal.
         #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B })
         #expect(result.stdout.contains("Back home \\u001B[31mwith a terminal escape"))
+    }
+
+    @Test func linksOfTheLinkHeaderAreMarkedAndItsProblemsListed() async throws {
+        let server = try await TestServer.shared()
+        let lines = [
+            #"</linked-item/2>; rel="next", </linked-item/9>; rel=next; title="Page 9""#,
+            #"<https://docs.example/orders>; rel="describedby"; title*=UTF-8''Bestellungen%20%C3%BC"#,
+            "</linked-item/5> rel=broken",
+        ]
+        let query = lines.map { "link=" + TestServer.queryValue($0) }.joined(separator: "&")
+        let url = server.url("/link-header?\(query)&next=%2Flinked-item%2F2&echo=cli")
+        let result = try await CLIRunner.run(["links", url.absoluteString])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            cells(result.stdout).dropFirst() == [
+                ["self", "-", "/link-header", "no", "-", "-", "_links"],
+                ["next", "-", "/linked-item/2", "no", "-", "-", "_links"],
+                ["next", "-", server.url("/linked-item/9").absoluteString, "no", "Page 9", "-", "header"],
+                ["describedby", "-", "https://docs.example/orders", "no", "Bestellungen \u{FC}", "-", "header"],
+            ], "\(result)")
+        let offset = lines.joined(separator: ", ").utf8.count - " rel=broken".utf8.count
+        #expect(
+            result.stderrLines == [
+                "halley: warning: malformed link skipped: expected \";\" or \",\" after the link to </linked-item/5>, "
+                    + "found \"r\" at Link header, byte \(offset + 1) in \(url.absoluteString)"
+            ], "\(result)")
     }
 
     @Test(arguments: [("/broken/not-json", Int32(3)), ("/broken/array", Int32(3)), ("/nowhere", Int32(1))])

@@ -66,17 +66,23 @@ import Testing
         #expect(result.status == 0, "\(result)")
         // Each cell with the columns it takes, as a terminal shows it.
         let table: [[(text: String, columns: Int)]] = [
-            [("REL", 3), ("NAME", 4), ("HREF", 4), ("TEMPLATED", 9), ("TITLE", 5), ("DEPRECATION", 11)],
-            [("self", 4), ("-", 1), ("/text/titles", 12), ("no", 2), ("Plain", 5), ("-", 1)],
+            [
+                ("REL", 3), ("NAME", 4), ("HREF", 4), ("TEMPLATED", 9), ("TITLE", 5), ("DEPRECATION", 11),
+                ("SOURCE", 6),
+            ],
+            [("self", 4), ("-", 1), ("/text/titles", 12), ("no", 2), ("Plain", 5), ("-", 1), ("_links", 6)],
             [
                 ("book", 4), ("\u{732B}", 2), ("/books/1", 8), ("no", 2),
-                ("\u{543E}\u{8F29}\u{306F}\u{732B}\u{3067}\u{3042}\u{308B}", 14), ("-", 1),
+                ("\u{543E}\u{8F29}\u{306F}\u{732B}\u{3067}\u{3042}\u{308B}", 14), ("-", 1), ("_links", 6),
             ],
-            [("cafe", 4), ("-", 1), ("/cafe", 5), ("no", 2), ("Cafe\u{301}", 4), ("-", 1)],
-            [("full", 4), ("-", 1), ("/full", 5), ("no", 2), ("\u{FF26}\u{FF35}\u{FF2C}\u{FF2C}", 8), ("-", 1)],
-            [("zero", 4), ("-", 1), ("/zero", 5), ("no", 2), ("a\u{200B}b", 2), ("/gone", 5)],
+            [("cafe", 4), ("-", 1), ("/cafe", 5), ("no", 2), ("Cafe\u{301}", 4), ("-", 1), ("_links", 6)],
+            [
+                ("full", 4), ("-", 1), ("/full", 5), ("no", 2), ("\u{FF26}\u{FF35}\u{FF2C}\u{FF2C}", 8), ("-", 1),
+                ("_links", 6),
+            ],
+            [("zero", 4), ("-", 1), ("/zero", 5), ("no", 2), ("a\u{200B}b", 2), ("/gone", 5), ("_links", 6)],
         ]
-        let widths = (0..<6).map { column in table.map { $0[column].columns }.max() ?? 0 }
+        let widths = (0..<7).map { column in table.map { $0[column].columns }.max() ?? 0 }
         let expected = table.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1

@@ -45,7 +45,7 @@ import Testing
     @Test func linksAndExpandHaveTheirOwnHelp() async throws {
         let links = try await CLIRunner.run(["links", "--help"])
         #expect(links.status == 0)
-        #expect(links.stdout.contains("REL  NAME  HREF  TEMPLATED  TITLE  DEPRECATION"))
+        #expect(links.stdout.contains("REL  NAME  HREF  TEMPLATED  TITLE  DEPRECATION  SOURCE"))
         let expand = try await CLIRunner.run(["expand", "--help"])
         #expect(expand.status == 0)
         #expect(expand.stdout.contains("halley expand TEMPLATE"))

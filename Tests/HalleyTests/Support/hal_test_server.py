@@ -38,6 +38,10 @@ Special routes:
     /linked-page?count=N[&tag=T]         a collection page whose N items are links only (no _embedded):
                                          /linked-item/0?tag=T ... /linked-item/<N-1>?tag=T (N at most 100,000)
     /linked-item/<i>                     that item: a HAL document with "n": i
+    /link-header?link=<value>[&link=...][&next=<href>][&echo=<text>]
+                                         a HAL document sent with one Link header line per `link` query item,
+                                         in order; its _links has self (/link-header) and, when given, next;
+                                         its "echo" member is `echo`
     /_requests                           {"requests": [{"method", "path", "headers"}]}
     /_reset                              clears the request log
 
@@ -290,6 +294,12 @@ class Handler(loopback_server.QuietHandler):
         if path == "/link-to":
             target = query.get("url", [""])[0]
             return self._json(200, HAL, {"_links": {"self": {"href": "/link-to"}, "other": {"href": target}}})
+        if path == "/link-header":
+            links = {"self": {"href": "/link-header"}}
+            if "next" in query:
+                links["next"] = {"href": query["next"][0]}
+            body = (json.dumps({"_links": links, "echo": query.get("echo", [""])[0]}) + "\n").encode("utf-8")
+            return self._send(200, HAL, body, [("Link", value) for value in query.get("link", [])])
         if path == "/linked-page":
             return self._json(200, HAL, _linked_page(query))
         if path.startswith("/linked-item/"):
@@ -391,7 +401,9 @@ class Handler(loopback_server.QuietHandler):
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
-            for name, value in (extra_headers or {}).items():
+            # A list of pairs repeats a name, as several Link lines do; a dict cannot.
+            pairs = extra_headers if isinstance(extra_headers, list) else (extra_headers or {}).items()
+            for name, value in pairs:
                 self.send_header(name, value)
             self.end_headers()
             if self._send_body:
