@@ -177,6 +177,15 @@ import Testing
         #expect(error.message == "hop 2 (manager) is not in the resource; available rels: self, contacts, website")
     }
 
+    @Test func followChainsFollowLinksOfTheLinkHeader() async throws {
+        let (link, fromHeader, customer) = try await followLinkHeader(
+            manager: ResourceManager(requester: await ArticleAPIs.shop()))
+        #expect(link?.href == "https://shop.example.com/customers/3")
+        #expect(link?.title == "Ad\u{E0}")
+        #expect(fromHeader == 1)
+        #expect(customer["name"] == "Ad\u{E0}")
+    }
+
     @Test func followSDKWrapsChains() async throws {
         let (alan, names) = try await followSDK(manager: fixtures)
         #expect(alan.name == "Alan Turing")

@@ -34,6 +34,18 @@ import Halley
     return nil
 }
 
+@MainActor func followLinkHeader(manager: ResourceManager) async throws -> (Link?, Int?, JSONValue) {
+    // snippet FollowChainsAndActions.md "Link header"
+    // GET https://shop.example.com/orders/7 answers with no customer in _links and
+    // Link: </customers/3>; rel="customer"; title*=UTF-8''Ad%C3%A0, </orders/7/invoice>; rel="invoice"
+    let order = try await manager.document(at: URL(string: "https://shop.example.com/orders/7")!)
+    let customerLink = order.links.link(for: "customer")  // https://shop.example.com/customers/3, title "Adà"
+    let fromHeader = order.links.relation("customer")?.headerLinkCount  // 1: the header's
+    let customer = try await manager.entry("https://shop.example.com/orders/7").follow("customer").get()
+    // end snippet
+    return (customerLink, fromHeader, customer)
+}
+
 @MainActor func followSDK(manager: ResourceManager) async throws -> (Contact, [String]) {
     // snippet FollowChainsAndActions.md "SDK"
     struct ContactsClient {

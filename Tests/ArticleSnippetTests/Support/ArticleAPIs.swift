@@ -45,6 +45,18 @@ enum ArticleAPIs {
             default: return response(405, for: request)
             }
         }
+        // The follow chains article's order whose customer is linked only from its Link header.
+        await requester.register(
+            "https://shop.example.com/orders/7",
+            InMemoryRequester.Route(
+                headers: [
+                    "Content-Type": "application/hal+json",
+                    "Link": #"</customers/3>; rel="customer"; title*=UTF-8''Ad%C3%A0, "#
+                        + #"</orders/7/invoice>; rel="invoice""#,
+                ], body: order(7, status: "shipped").serialized()))
+        await requester.register(
+            "https://shop.example.com/customers/3",
+            json: ["_links": ["self": ["href": "/customers/3"]], "name": "Ad\u{E0}"])
         await requester.register("https://shop.example.com/orders/42/payment") { request in
             response(request.method == .post ? 204 : 405, for: request)
         }

@@ -257,6 +257,15 @@ import Testing
         #expect(page.links.link(for: .next) == nil)
     }
 
+    @Test func theREADMEsExampleProblemReadsAsItSays() throws {
+        let page = try resource(link: "<a>; rel=next x")
+        #expect(
+            page.problems.map(\.description) == [
+                #"expected ";" or "," after the link to <a>, found "x" at Link header, byte 14 in "#
+                    + Self.pageURL.absoluteString
+            ])
+    }
+
     @Test func badTitleStarIsAProblemButTheLinkStays() throws {
         let field = "</x>; rel=next; title=\"plain\"; title*=UTF-8'en'%ZZ, </y>; rel=a; title*=koi8-r''x"
         let page = try resource(link: field)
