@@ -265,30 +265,45 @@ extension Links {
         copy.problems += headerProblems
         guard !headerLinks.isEmpty else { return copy }
         // The header's relations in order of first appearance, each with its distinct hrefs.
-        var order: [String] = []
-        var grouped: [String: (links: [Link], hrefs: Set<String>)] = [:]
+        // Relations and hrefs are compared by code units, as `_links` keys are.
+        var order: [CodeUnitKey] = []
+        var grouped: [CodeUnitKey: (links: [Link], hrefs: Set<CodeUnitKey>)] = [:]
         for (rel, link) in headerLinks {
-            if grouped[rel.rawValue] == nil {
-                order.append(rel.rawValue)
-                grouped[rel.rawValue] = ([], [])
+            let key = CodeUnitKey(rel.rawValue)
+            if grouped[key] == nil {
+                order.append(key)
+                grouped[key] = ([], [])
             }
-            if grouped[rel.rawValue]?.hrefs.insert(link.href).inserted == true {
-                grouped[rel.rawValue]?.links.append(link)
+            if grouped[key]?.hrefs.insert(CodeUnitKey(link.href)).inserted == true {
+                grouped[key]?.links.append(link)
             }
         }
         var relations = self.relations
-        let documentRels = relations.map(\.rel.rawValue)
-        for rel in order {
-            guard let links = grouped[rel]?.links else { continue }
-            guard let index = scope.match(rel, in: documentRels) else {
+        // Where `_links` has each relation, found as `relation(_:)` finds it (the spelling
+        // first, then the expanded URI) but by hash: a header of many relations over a
+        // document of many must not cost their product.
+        var spelled: [CodeUnitKey: Int] = [:]
+        var expanded: [CodeUnitKey: Int] = [:]
+        for (index, relation) in relations.enumerated() {
+            let key = CodeUnitKey(relation.rel.rawValue)
+            if spelled[key] == nil { spelled[key] = index }
+            if let uri = scope.expandedURI(of: relation.rel.rawValue), expanded[CodeUnitKey(uri)] == nil {
+                expanded[CodeUnitKey(uri)] = index
+            }
+        }
+        for key in order {
+            guard let links = grouped[key]?.links else { continue }
+            let match = spelled[key] ?? scope.expandedURI(of: key.string).flatMap { expanded[CodeUnitKey($0)] }
+            guard let index = match else {
                 relations.append(
                     Relation(
-                        rel: LinkRelation(rel), links: links, isArray: links.count != 1, headerLinkCount: links.count))
+                        rel: LinkRelation(key.string), links: links, isArray: links.count != 1,
+                        headerLinkCount: links.count))
                 continue
             }
             let existing = relations[index]
-            let known = Set(existing.links.lazy.map(comparable))
-            let added = links.filter { !known.contains($0.href) }
+            let known = Set(existing.links.map { CodeUnitKey(comparable($0)) })
+            let added = links.filter { !known.contains(CodeUnitKey($0.href)) }
             guard !added.isEmpty else { continue }
             relations[index] = Relation(
                 rel: existing.rel, links: existing.links + added,
