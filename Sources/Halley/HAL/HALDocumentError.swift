@@ -56,8 +56,10 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         public static let invalidFormMember = Code(rawValue: "invalidFormMember")
         /// A value of the response's `Link` header field (RFC 8288) that cannot be read: a
         /// syntax error, a link without `rel`, a target that is not a URI reference, an
-        /// undecodable `title*`. Always reported in ``HALResource/problems`` (the path names the
-        /// byte of the field), never thrown: the document and the header's other links stay.
+        /// undecodable `title*`. Always reported in ``HALResource/problems``, never thrown: the
+        /// document and the header's other links stay. The path names the byte of the field
+        /// value where the problem is (`Link header, byte 57`, counted from 0 in its UTF-8, the
+        /// fields of a response joined with `", "`).
         public static let invalidLinkHeader = Code(rawValue: "invalidLinkHeader")
         /// A link of the response's `Link` header field whose `anchor` names another resource:
         /// it is that resource's link, not this one's (RFC 8288, 3.2), so it was left out and
@@ -69,7 +71,8 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// What is wrong.
     public let code: Code
-    /// JSON path of the offending value, e.g. `$._embedded.contacts[2]._links.self`.
+    /// JSON path of the offending value, e.g. `$._embedded.contacts[2]._links.self`; for a
+    /// problem of the `Link` header field, the byte it is at: `Link header, byte 57`.
     public let path: String
     /// A sentence for people.
     public let message: String
