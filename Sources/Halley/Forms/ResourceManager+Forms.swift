@@ -140,8 +140,7 @@ extension ResourceManager {
         return try await pipeline.perform(
             url, method: .get, includePath: nil, acceptHeader: Self.optionsAccept(for: link)
         ) { (response) throws(HalleyError) in
-            try pipeline.validate(response, document: nil, includePath: nil)
-            return try Self.optionList(response, of: property.name, choices: choices, itemKey: itemKey)
+            try Self.optionList(response, of: property.name, choices: choices, itemKey: itemKey)
         }
     }
 

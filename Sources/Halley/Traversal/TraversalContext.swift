@@ -11,7 +11,6 @@ final class TraversalContext: Sendable {
     let preference: CallOptions.Preference
     let variables: [String: TemplateValue]
     let itemKey: String
-    let parsing: HALParsingOptions
     let collectsFailures: Bool
     let table: FetchTable
     /// Documents shared with sibling calls (the item fetches of one collection page), so a
@@ -36,7 +35,6 @@ final class TraversalContext: Sendable {
         maxItemsPerPage = options.maxItemsPerPage
         fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
         itemKey = options.collectionItemKey
-        parsing = options.parsing
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)
         self.shared = shared
@@ -119,20 +117,6 @@ final class TraversalContext: Sendable {
     }
 
     private func loadDocument(_ url: URL, includePath: String?) async throws -> HALResource {
-        let parsing = self.parsing
-        let pipeline = self.pipeline
-        return try await pipeline.perform(url, method: .get, includePath: includePath) {
-            (response) throws(HalleyError) in
-            let document: HALResource
-            do throws(HALDocumentError) {
-                document = try HALResource(parsing: response.body, url: response.url, options: parsing)
-            } catch {
-                throw HalleyError(
-                    code: .invalidDocument, includePath: includePath, url: response.url,
-                    message: "invalid HAL document: \(error.location)", underlying: error)
-            }
-            try pipeline.validate(response, document: document, includePath: includePath)
-            return document
-        }
+        try await pipeline.document(at: url, includePath: includePath)
     }
 }
