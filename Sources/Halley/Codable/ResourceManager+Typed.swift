@@ -34,7 +34,8 @@ extension ResourceManager {
     {
         guard let link = page.links.link(for: rel) else { return nil }
         var request = page.request
-        let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(request.callOptions))
+        let url = try LinkTarget.url(
+            of: link, base: page.url, variables: Call.variables(of: self, options: request.callOptions))
         request.start(at: url)
         return try await requestPage(request)
     }
@@ -44,8 +45,8 @@ extension ResourceManager {
     /// The one typed call: `request`'s includes, options and decoder, starting at its URL
     /// (or at `start`, the end of a follow chain), decoded once as `Item`.
     func item<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws -> Item {
-        let (start, plan, options, variables) = try prepare(request, start: start)
-        let (document, url) = try await merged(start, plan: plan, options: options, variables: variables)
+        let (call, plan) = try prepare(request, start: start)
+        let (document, url) = try await call.merged(plan)
         return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url)
     }
 
@@ -53,8 +54,8 @@ extension ResourceManager {
     func page<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws
         -> PaginationPage<Item>
     {
-        let (start, plan, options, variables) = try prepare(request, start: start)
-        let collection = try await collection(start, plan: plan, options: options, variables: variables)
+        let (call, plan) = try prepare(request, start: start)
+        let collection = try await call.collection(plan)
         let items = try decode(
             [Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
             url: collection.url)
@@ -68,8 +69,10 @@ extension ResourceManager {
             links: collection.links, url: collection.url, request: pageRequest)
     }
 
+    /// The typed request as a call: its start (`start`, else its URL as it is or as a
+    /// template), its options, and its include plan.
     private func prepare<Item>(_ request: HalleyRequest<Item>, start: CallStart?) throws(HalleyError)
-        -> (CallStart, IncludePlan, CallOptions, [String: TemplateValue])
+        -> (Call, IncludePlan)
     {
         let plan: IncludePlan
         do {
@@ -77,11 +80,8 @@ extension ResourceManager {
         } catch {
             throw HalleyError(error)
         }
-        let options = request.callOptions
-        let variables = callVariables(options)
-        if let start { return (start, plan, options, variables) }
-        if let url = request.exactURL { return (.url(url), plan, options, variables) }
-        return (.url(try rootURL(request.url, variables: variables)), plan, options, variables)
+        let start = start ?? request.exactURL.map { .url($0) } ?? .template(request.url)
+        return (try Call(self, at: start, options: request.callOptions), plan)
     }
 
     /// Decodes the merged tree as `type` with `decoder` (the manager's when `nil`), reading the

@@ -78,7 +78,7 @@ public struct FollowChain: Sendable {
 
     /// The resource at the end of the chain, with `includes` merged in.
     public func get(includes: [Include] = []) async throws -> JSONValue {
-        try await manager.merged(.chain(self), plan: manager.plan(includes), options: options).document
+        try await Call(manager, at: .chain(self), options: options).merged(manager.plan(includes)).document
     }
 
     /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`
@@ -100,20 +100,23 @@ public struct FollowChain: Sendable {
 
     /// The HAL resource at the end of the chain, as it arrived.
     public func resource() async throws -> HALResource {
-        try await manager.call(.chain(self), options: options) { _, resource in resource }
+        try await Call(manager, at: .chain(self), options: options).run { _, resource in resource }
     }
 
     /// Where the chain ends, without fetching the last resource: for acting on it.
     public func url() async throws -> URL {
-        try await run { _, target in try target.destination() }
+        try await Call(manager, at: .chain(self), options: options).follow { _, target in try target.destination() }
     }
 
     /// Sends an action to where the chain ends (the last hop is not fetched).
     ///
     /// Credentials go to the origin of the resource holding the last link.
     public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
-        let (url, trust) = try await run { _, target in (try target.destination(), target.trustRoot) }
-        return try await manager.send(method, to: url, body: body, options: options, trusting: trust)
+        let call = try Call(manager, at: .chain(self), options: options)
+        let (url, trust) = try await call.follow { _, target in (try target.destination(), target.trustRoot) }
+        // The action is a call of its own, trusting the resource that holds the last link.
+        let action = try Call(manager, at: .url(url), options: options, variables: call.variables, trusting: trust)
+        return try await action.send(method, to: url, body: body)
     }
 
     /// The items of the collection at the end of the chain, page after page. The chain is
@@ -156,34 +159,11 @@ public struct FollowChain: Sendable {
         }
     }
 
-    /// Follows the hops in one traversal context within the call's deadline and hands the
-    /// last target to `body`.
-    func run<Value: Sendable>(
-        variables: [String: TemplateValue]? = nil,
-        _ body: @escaping @Sendable (TraversalContext, Target) async throws -> Value
-    ) async throws -> Value {
-        let variables = variables ?? manager.callVariables(options)
-        let root = try manager.rootURL(entry, variables: variables)
-        let context = manager.makeContext(root: root, options: options, variables: variables, collectsFailures: false)
-        let hops = self.hops
-        return try await context.withinDeadline {
-            var target = Target(url: root, embedded: nil, trustRoot: root, includePath: nil)
-            var path: [String] = []
-            for (index, hop) in hops.enumerated() {
-                let resource = try await target.resource(context)
-                path.append(hop.rel.rawValue)
-                target = try Self.step(
-                    from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
-                    context: context)
-            }
-            return try await body(context, target)
-        }
-    }
-
-    private static func step(
+    /// The target `hop` (number `number`, at include path `path`) leads to from `resource`.
+    static func step(
         from resource: HALResource, hop: Hop, number: Int, path: String, context: TraversalContext
     ) throws(HalleyError) -> Target {
-        let trust = resource.baseURL ?? URL(fileURLWithPath: "/")
+        let trust = Call.trustRoot(of: resource)
         let resolver = context.resolver
         switch try resolver.find(hop.rel, named: hop.linkName, in: resource, includePath: path) {
         case .embedded(let entry):

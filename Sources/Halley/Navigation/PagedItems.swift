@@ -460,7 +460,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         }
         var options = callOptions
         if let number { options.variables[pageVariable] = .string(String(number + firstPageNumber)) }
-        return try manager.rootURL(template, variables: manager.callVariables(options))
+        return try Call(manager, at: .template(template), options: options).rootURL
     }
 
     /// The call's options with the sequence's own variables laid over them.
@@ -592,11 +592,10 @@ struct PageLoader: Sendable {
 
     func load(_ start: CallStart) async throws -> RawItemsPage {
         let plan = try manager.plan(includes)
-        let variables = manager.callVariables(options)
-        let (collection, linked) = try await manager.collectionPage(
-            start, plan: plan, options: options, variables: variables)
+        let call = try Call(manager, at: start, options: options)
+        let (collection, linked) = try await call.collectionPage(plan)
         let next = try collection.links.link(for: .next).map { link throws(HalleyError) in
-            try LinkTarget.url(of: link, base: collection.url, variables: variables)
+            try LinkTarget.url(of: link, base: collection.url, variables: call.variables)
         }
         let requested = if case .url(let url) = start { url } else { collection.url }
         return RawItemsPage(

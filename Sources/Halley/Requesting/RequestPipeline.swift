@@ -74,13 +74,13 @@ final class RequestPipeline: Sendable {
         credentialHeaders = Set(policy.credentialHeaders.map { $0.lowercased() })
         trustedOrigins = policy.allowedOrigins.union([Origin(trustRoot)])
         trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
-        retryPolicy = policy.retryPolicy ?? RetryPolicy.none
+        retryPolicy = policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy
         deadline = options.deadline
         cache = configuration.cache
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
         parsing = options.parsing
-        maxConcurrency = max(1, policy.maxConcurrency ?? 8)
+        maxConcurrency = max(1, policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency)
         self.semaphore = semaphore ?? AsyncSemaphore(permits: maxConcurrency)
         // A requester that ends its own attempts in time needs no watchdog racing each one.
         watchdog = requester.enforcesRequestTimeout ? nil : policy.requestTimeout.map { AttemptWatchdog(limit: $0) }

@@ -1,15 +1,13 @@
 import Foundation
 
-/// What one traversal shares across its tasks: the request pipeline, the fetch table, the
-/// variables and preference, and the failures so far. Request policy lives in
+/// What one traversal shares across its tasks: the call's request pipeline and relation
+/// resolver, the fetch table, and the failures so far. Request policy lives in
 /// ``RequestPipeline``; this is traversal state only.
 final class TraversalContext: Sendable {
     let pipeline: RequestPipeline
     let resolver: RelationResolver
     /// Where the call started.
     let rootURL: URL
-    let preference: CallOptions.Preference
-    let variables: [String: TemplateValue]
     let itemKey: String
     let collectsFailures: Bool
     let table: FetchTable
@@ -23,15 +21,11 @@ final class TraversalContext: Sendable {
     let fanOutWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 
-    init(
-        pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
-        collectsFailures: Bool, sharing shared: FetchTable? = nil
-    ) {
-        self.pipeline = pipeline
-        self.rootURL = rootURL
-        resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
-        preference = options.preference
-        self.variables = variables
+    init(call: Call, collectsFailures: Bool, sharing shared: FetchTable? = nil) {
+        let options = call.options
+        pipeline = call.pipeline
+        rootURL = call.rootURL
+        resolver = RelationResolver(preference: options.preference, variables: call.variables, emit: pipeline.emit)
         maxItemsPerPage = options.maxItemsPerPage
         fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
         itemKey = options.collectionItemKey
