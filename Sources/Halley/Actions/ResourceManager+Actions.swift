@@ -46,20 +46,10 @@ extension ResourceManager {
         // Actions act on a link: `_links` first, an embedded resource's own `self` otherwise.
         // The resource's origin is trusted, not wherever its link points.
         let call = try Call(self, at: .resource(resource), options: options)
-        let resolver = call.actionResolver
-        let url: URL
-        switch try resolver.find(rel, named: linkName, in: resource, includePath: nil) {
-        case .links(let links, _):
-            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: nil, for: .action) else {
-                throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
-            }
-            url = try resolver.url(of: link, in: resource, includePath: nil)
-        case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: nil, for: .action),
-                let selfLink = embedded.links.selfLink
-            else { throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil) }
-            url = try resolver.url(of: selfLink, in: embedded, includePath: nil)
-        case .missing:
+        let resolver = call.resolver(preferring: .links)
+        let target = try FollowChain.target(
+            of: rel, named: linkName, in: resource, includePath: nil, for: .action, resolver: resolver)
+        guard let url = try target.location(resolver) else {
             throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
         }
         return try await call.send(method, to: url, body: body)

@@ -41,7 +41,7 @@ extension ResourceManager {
         let encoding = try FormEncoding(form)
         let call = try Call(self, at: .resource(resource), options: options)
         let variables = call.variables
-        let target = try FormSubmission.target(of: form, in: resource, variables: variables)
+        let target = try FormSubmission.target(of: form, in: resource, resolver: call.resolver)
         let defaults = try FormSubmission.defaults(of: form, variables: variables)
         return try await call.withinDeadline {
             var lists: [String: [HALFormOption]] = [:]
@@ -52,8 +52,7 @@ extension ResourceManager {
                 } else if choices.link != nil,
                     !FormValidator.items(of: values[property.name] ?? defaults[property.name]).isEmpty
                 {
-                    lists[property.name] = try await Self.fetchOptions(
-                        of: property, in: resource, variables: variables, call: call)
+                    lists[property.name] = try await Self.fetchOptions(of: property, in: resource, call: call)
                 }
             }
             let failures = FormValidator(form: form, optionLists: lists, encoding: encoding)
@@ -116,25 +115,23 @@ extension ResourceManager {
         options: CallOptions = CallOptions()
     ) async throws -> [HALFormOption] {
         let call = try Call(self, at: .resource(resource), options: options)
-        let merged = call.variables.overlaid(with: variables.mapValues(\.templateValue))
+        let local = variables.mapValues(\.templateValue)
         return try await call.withinDeadline {
-            try await Self.fetchOptions(of: property, in: resource, variables: merged, call: call)
+            try await Self.fetchOptions(of: property, in: resource, variables: local, call: call)
         }
     }
 
-    /// The inline options, or the linked list fetched in `call`.
+    /// The inline options, or the linked list fetched in `call`, its link's template
+    /// expanded with `variables` over the call's.
     static func fetchOptions(
-        of property: HALFormProperty, in resource: HALResource, variables: [String: TemplateValue], call: Call
+        of property: HALFormProperty, in resource: HALResource, variables: [String: TemplateValue] = [:], call: Call
     ) async throws -> [HALFormOption] {
         let pipeline = call.pipeline
         let itemKey = call.options.collectionItemKey
         guard let choices = property.options else { return [] }
         if let inline = choices.inline { return inline }
         guard let link = choices.link else { return [] }
-        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: variables)
-        if let deprecation = link.deprecation {
-            pipeline.emit(.deprecatedLinkFollowed(includePath: nil, url: url, deprecation: deprecation))
-        }
+        let url = try call.resolver.targets(in: resource, variables: variables).url(of: link, includePath: nil)
         return try await pipeline.perform(
             url, method: .get, includePath: nil, acceptHeader: Self.optionsAccept(for: link)
         ) { (response) throws(HalleyError) in
@@ -176,7 +173,11 @@ extension ResourceManager {
                 items = []
                 break
             }
-            guard let list = embedded[itemKey] ?? (embedded.count == 1 ? embedded.values.first : nil) else {
+            let place = CollectionItems.place(
+                embedsKey: embedded[itemKey] != nil, linksKey: false, embeddedRelations: embedded.count)
+            let list =
+                place == .embeddedByKey ? embedded[itemKey] : place == .onlyEmbedded ? embedded.values.first : nil
+            guard let list else {
                 throw invalid(
                     "are a HAL document whose _embedded has neither \(itemKey) nor a single relation "
                         + "(it has \(embedded.keys.joined(separator: ", ")))")

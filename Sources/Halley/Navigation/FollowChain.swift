@@ -105,7 +105,9 @@ public struct FollowChain: Sendable {
 
     /// Where the chain ends, without fetching the last resource: for acting on it.
     public func url() async throws -> URL {
-        try await Call(manager, at: .chain(self), options: options).follow { _, target in try target.destination() }
+        try await Call(manager, at: .chain(self), options: options).follow { context, target in
+            try target.destination(context.resolver)
+        }
     }
 
     /// Sends an action to where the chain ends (the last hop is not fetched).
@@ -113,7 +115,9 @@ public struct FollowChain: Sendable {
     /// Credentials go to the origin of the resource holding the last link.
     public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
         let call = try Call(manager, at: .chain(self), options: options)
-        let (url, trust) = try await call.follow { _, target in (try target.destination(), target.trustRoot) }
+        let (url, trust) = try await call.follow { context, target in
+            (try target.destination(context.resolver), target.trustRoot)
+        }
         // The action is a call of its own, trusting the resource that holds the last link.
         let action = try Call(manager, at: .url(url), options: options, variables: call.variables, trusting: trust)
         return try await action.send(method, to: url, body: body)
@@ -136,52 +140,57 @@ public struct FollowChain: Sendable {
 
     // MARK: Running
 
-    /// Where the last hop leads: a resource already in hand (embedded), a URL, or both.
+    /// Where a hop (or an action) leads: a resource already in hand (embedded), or a URL.
     struct Target: Sendable {
         let url: URL?
         let embedded: HALResource?
+        /// The URL of the resource holding the link: its origin receives an action's
+        /// credentials.
         let trustRoot: URL
         let includePath: String?
 
         func resource(_ context: TraversalContext) async throws -> HALResource {
             if let embedded { return embedded }
-            return try await context.document(at: try destination(), includePath: includePath)
+            return try await context.document(at: try destination(context.resolver), includePath: includePath)
         }
 
-        func destination() throws(HalleyError) -> URL {
-            if let url { return url }
-            if let embedded, let selfLink = embedded.links.selfLink, let url = embedded.url(for: selfLink) {
-                return url
-            }
+        /// Where to act: the URL, or an embedded resource's own `self` link.
+        func destination(_ resolver: RelationResolver) throws(HalleyError) -> URL {
+            if let url = try location(resolver) { return url }
             throw HalleyError(
                 code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
                 message: "the embedded resource at the end of the chain has no self link to act on")
         }
+
+        /// ``destination(_:)``, `nil` for an embedded resource without a `self` link.
+        func location(_ resolver: RelationResolver) throws(HalleyError) -> URL? {
+            if let url { return url }
+            guard let embedded, let selfLink = embedded.links.selfLink else { return nil }
+            return try resolver.url(of: selfLink, in: embedded, includePath: includePath)
+        }
     }
 
-    /// The target `hop` (number `number`, at include path `path`) leads to from `resource`.
-    static func step(
-        from resource: HALResource, hop: Hop, number: Int, path: String, context: TraversalContext
+    /// Where the to-one relation `rel` of `resource` leads, for a hop or an action: the
+    /// relation step (``RelationResolver/one(_:named:in:includePath:for:)``) with its link
+    /// resolved.
+    ///
+    /// - Throws: ``HalleyError/Code/missingRelation`` naming the rels the resource has (and
+    ///   the hop), and as the relation step.
+    static func target(
+        of rel: LinkRelation, named name: String?, variables: [String: TemplateValue] = [:], in resource: HALResource,
+        includePath: String?, for selection: RelationResolver.Selection, resolver: RelationResolver
     ) throws(HalleyError) -> Target {
         let trust = Call.trustRoot(of: resource)
-        let resolver = context.resolver
-        switch try resolver.find(hop.rel, named: hop.linkName, in: resource, includePath: path) {
-        case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: path, for: .hop(number))
-            else { break }
-            context.emit(.embeddedUsed(includePath: path, rel: hop.rel, count: 1))
-            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
-        case .links(let links, _):
-            guard
-                let link = try resolver.single(
-                    links, rel: hop.rel, in: resource, includePath: path, for: .hop(number))
-            else { break }
-            let url = try resolver.url(of: link, in: resource, variables: hop.variables, includePath: path)
-            return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
-        case .missing:
-            break
+        switch try resolver.one(rel, named: name, in: resource, includePath: includePath, for: selection) {
+        case .embedded(let embedded?, _):
+            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: includePath)
+        case .link(let link):
+            let url = try resolver.url(of: link, in: resource, variables: variables, includePath: includePath)
+            return Target(url: url, embedded: nil, trustRoot: trust, includePath: includePath)
+        case .embedded(nil, _), .missing:
+            let hop: Int? = if case .hop(let number) = selection { number } else { nil }
+            throw RelationResolver.missing(rel, named: name, in: resource, includePath: includePath, hop: hop)
         }
-        throw RelationResolver.missing(hop.rel, named: hop.linkName, in: resource, includePath: path, hop: number)
     }
 }
 

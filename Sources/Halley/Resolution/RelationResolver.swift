@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds a relation in a resource, the one way the traverser, follow chains and actions all
-/// do it: `_embedded` or `_links` by preference, selection by link name, malformed links and
+/// Finds a relation in a resource, the one way the traverser, follow chains, actions, pages
+/// and forms all do it: `_embedded` or `_links` by preference, selection by link name, malformed links and
 /// plain embedded values as errors, templates expanded with the variable layers, hrefs
 /// resolved, the deprecation event, and the "available rels" message when it is missing.
 struct RelationResolver: Sendable {
@@ -11,6 +11,8 @@ struct RelationResolver: Sendable {
     let variables: [String: TemplateValue]
     /// Receives the deprecation events.
     let emit: @Sendable (TraversalEvent) -> Void
+    /// The relation holding a collection's items (``CallOptions/collectionItemKey``).
+    let itemKey: LinkRelation
 
     /// Where a relation's data is.
     enum Found {

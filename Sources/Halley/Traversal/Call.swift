@@ -113,9 +113,15 @@ struct Call: Sendable {
         return url
     }
 
-    /// Finds relations the way actions do: links first.
-    var actionResolver: RelationResolver {
-        RelationResolver(preference: .links, variables: variables, emit: pipeline.emit)
+    /// Finds relations with the call's preference, variables and events.
+    var resolver: RelationResolver { resolver(preferring: options.preference) }
+
+    /// Finds relations with `preference` (actions act on links first), the call's variables
+    /// and events.
+    func resolver(preferring preference: CallOptions.Preference) -> RelationResolver {
+        RelationResolver(
+            preference: preference, variables: variables, emit: pipeline.emit,
+            itemKey: LinkRelation(options.collectionItemKey))
     }
 
     // MARK: Running
@@ -144,9 +150,13 @@ struct Call: Sendable {
             for (index, hop) in hops.enumerated() {
                 let resource = try await target.resource(context)
                 path.append(hop.rel.rawValue)
-                target = try FollowChain.step(
-                    from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
-                    context: context)
+                let includePath = path.joined(separator: ".")
+                target = try FollowChain.target(
+                    of: hop.rel, named: hop.linkName, variables: hop.variables, in: resource,
+                    includePath: includePath, for: .hop(index + 1), resolver: context.resolver)
+                if target.embedded != nil {
+                    context.emit(.embeddedUsed(includePath: includePath, rel: hop.rel, count: 1))
+                }
             }
             return try await body(context, target)
         }

@@ -8,7 +8,6 @@ final class TraversalContext: Sendable {
     let resolver: RelationResolver
     /// Where the call started.
     let rootURL: URL
-    let itemKey: String
     let collectsFailures: Bool
     let table: FetchTable
     /// Documents shared with sibling calls (the item fetches of one collection page), so a
@@ -25,10 +24,9 @@ final class TraversalContext: Sendable {
         let options = call.options
         pipeline = call.pipeline
         rootURL = call.rootURL
-        resolver = RelationResolver(preference: options.preference, variables: call.variables, emit: pipeline.emit)
+        resolver = call.resolver
         maxItemsPerPage = options.maxItemsPerPage
         fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
-        itemKey = options.collectionItemKey
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)
         self.shared = shared
