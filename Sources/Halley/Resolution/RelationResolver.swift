@@ -163,9 +163,22 @@ struct RelationResolver: Sendable {
     func targets(
         in resource: HALResource, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
+        targets(relativeTo: resource.baseURL, variables: local, queryItems: queryItems)
+    }
+
+    /// ``targets(in:variables:queryItems:)`` for links read from a resource at `base`.
+    func targets(
+        relativeTo base: URL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
+    ) -> Targets {
         Targets(
-            base: resource.baseURL, variables: local.isEmpty ? variables : variables.overlaid(with: local),
+            base: base, variables: local.isEmpty ? variables : variables.overlaid(with: local),
             queryItems: queryItems, emit: emit)
+    }
+
+    /// The absolute URL `link`, read from a resource at `base`, points at (see
+    /// ``url(of:in:variables:queryItems:includePath:)``).
+    func url(of link: Link, relativeTo base: URL?, includePath: String?) throws(HalleyError) -> URL {
+        try targets(relativeTo: base).url(of: link, includePath: includePath)
     }
 
     /// Where the links of one resource point; see ``RelationResolver/targets(in:variables:queryItems:)``.

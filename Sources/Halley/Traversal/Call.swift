@@ -11,6 +11,10 @@ enum CallStart: Sendable {
     /// A resource already in hand, which an action or a form acts on: its origin receives
     /// the call's credentials.
     case resource(HALResource)
+    /// A link of a resource read earlier (a page's `next`), resolved against `base` by the
+    /// call's relation resolver; `base`'s origin receives the credentials unless the call
+    /// says whose does.
+    case link(Link, base: URL)
 }
 
 /// One call, set up once: every public entry point (resources, traversals, typed requests,
@@ -53,34 +57,48 @@ struct Call: Sendable {
         variables: [String: TemplateValue]? = nil, trusting trustRoot: URL? = nil, semaphore: AsyncSemaphore? = nil
     ) throws(HalleyError) {
         let variables = variables ?? Self.variables(of: manager, options: options)
-        let root: URL
+        var root: URL?
+        let ownTrustRoot: URL
         var resource: HALResource?
+        var link: (link: Link, base: URL)?
         switch start {
         case .url(let url):
             root = url
+            ownTrustRoot = url
             hops = []
         case .template(let template):
-            root = try Self.expand(template, variables: variables)
+            let url = try Self.expand(template, variables: variables)
+            (root, ownTrustRoot) = (url, url)
             hops = []
         case .chain(let chain):
-            root = try Self.expand(chain.entry, variables: variables)
+            let url = try Self.expand(chain.entry, variables: variables)
+            (root, ownTrustRoot) = (url, url)
             hops = chain.hops
         case .resource(let inHand):
-            root = Self.trustRoot(of: inHand)
             resource = inHand
+            ownTrustRoot = Self.trustRoot(of: inHand)
+            hops = []
+        case .link(let followed, let base):
+            link = (followed, base)
+            ownTrustRoot = base
             hops = []
         }
-        rootURL = root
-        self.start = FollowChain.Target(
-            url: resource == nil ? root : nil, embedded: resource, trustRoot: root, includePath: nil)
+        let trustRoot = trustRoot ?? ownTrustRoot
+        let pipeline = RequestPipeline(
+            requester: manager.requester, configuration: manager.configuration, options: options,
+            trustRoot: trustRoot, semaphore: semaphore)
+        if let link {
+            root = try Self.resolver(options: options, variables: variables, pipeline: pipeline)
+                .url(of: link.link, relativeTo: link.base, includePath: nil)
+        }
         self.manager = manager
         self.options = options
         self.variables = variables
-        let trustRoot = trustRoot ?? self.start.trustRoot
         self.trustRoot = trustRoot
-        pipeline = RequestPipeline(
-            requester: manager.requester, configuration: manager.configuration, options: options,
-            trustRoot: trustRoot, semaphore: semaphore)
+        self.pipeline = pipeline
+        rootURL = root ?? ownTrustRoot
+        self.start = FollowChain.Target(
+            url: resource == nil ? rootURL : nil, embedded: resource, trustRoot: ownTrustRoot, includePath: nil)
     }
 
     /// Whose origin receives credentials for requests a resource's links lead to: the
@@ -119,8 +137,15 @@ struct Call: Sendable {
     /// Finds relations with `preference` (actions act on links first), the call's variables
     /// and events.
     func resolver(preferring preference: CallOptions.Preference) -> RelationResolver {
+        Self.resolver(options: options, variables: variables, pipeline: pipeline, preferring: preference)
+    }
+
+    private static func resolver(
+        options: CallOptions, variables: [String: TemplateValue], pipeline: RequestPipeline,
+        preferring preference: CallOptions.Preference? = nil
+    ) -> RelationResolver {
         RelationResolver(
-            preference: preference, variables: variables, emit: pipeline.emit,
+            preference: preference ?? options.preference, variables: variables, emit: pipeline.emit,
             itemKey: LinkRelation(options.collectionItemKey))
     }
 
@@ -178,40 +203,6 @@ struct Call: Sendable {
     func merged(_ plan: IncludePlan) async throws -> (document: JSONValue, url: URL?) {
         try await run(plan: plan) { context, resource in
             (.object(try await Traverser(context: context).merged(resource, nodes: plan.children)), resource.baseURL)
-        }
-    }
-
-    /// The call's resource as a collection: its items with `plan` merged into each.
-    func collection(_ plan: IncludePlan) async throws -> ResourceCollection {
-        try await run(plan: plan) { context, collection in
-            let items = try await Traverser(context: context).items(
-                of: collection, nodes: plan.children, includePath: nil)
-            return ResourceCollection(
-                items: items.map { .object($0) }, metadata: collection.state,
-                links: collection.links, url: collection.baseURL ?? context.rootURL)
-        }
-    }
-
-    /// ``collection(_:)`` for a pager: linked items are not fetched here but handed back as
-    /// ``LinkedItems``, fetched as the pager's consumer reaches them.
-    func collectionPage(_ plan: IncludePlan) async throws -> (collection: ResourceCollection, linked: LinkedItems?) {
-        let call = self
-        return try await run(plan: plan) { context, collection in
-            let url = collection.baseURL ?? context.rootURL
-            var items: [JSONValue] = []
-            var linked: LinkedItems?
-            switch try await Traverser(context: context).itemsOrLinks(
-                of: collection, nodes: plan.children, includePath: nil)
-            {
-            case .resources(let objects):
-                items = objects.map { .object($0) }
-            case .links(let links):
-                linked = LinkedItems(
-                    call: call, links: links, targets: context.resolver.targets(in: collection), plan: plan)
-            }
-            let page = ResourceCollection(
-                items: items, metadata: collection.state, links: collection.links, url: url)
-            return (page, linked)
         }
     }
 

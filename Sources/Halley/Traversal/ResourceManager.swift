@@ -241,7 +241,8 @@ public struct ResourceManager: Sendable {
     public func resourceCollectionWithMetadata(
         from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()
     ) async throws -> ResourceCollection {
-        try await Call(self, at: .url(url), options: options).collection(plan)
+        let loader = PageLoader(manager: self, plan: plan, options: options, fetchesLinkedItems: true)
+        return try await loader.load(try loader.call(at: .url(url))).collection
     }
 
     // MARK: Helpers

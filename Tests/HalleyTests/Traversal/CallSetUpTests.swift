@@ -43,6 +43,7 @@ import Testing
     @Test(arguments: [
         "resource from a template", "document at a template", "traverse a template", "send to a template",
         "typed request from a template", "follow chain from a template", "chain send",
+        "first page of paged items from a template", "next page",
     ])
     func theProviderRunsOncePerCall(_ entryPoint: String) async throws {
         let (manager, runs) = await manager()
@@ -55,6 +56,12 @@ import Testing
         case "typed request from a template": _ = try await manager.request(HalleyRequest<Numbered>(url: template))
         case "follow chain from a template": _ = try await manager.entry(template).follow("next").get()
         case "chain send": _ = try await manager.entry(template).follow("act").send(.post)
+        case "first page of paged items from a template":
+            _ = try await manager.items(Numbered.self, from: base + "/pages/{v}").limited(toPages: 1).collect()
+        case "next page":
+            let first = try await manager.requestPage(HalleyRequest<Numbered>(url: Graph.url("/pages/1")))
+            runs.set(0)
+            _ = try await manager.nextPage(of: first)
         default: Issue.record("no such entry point: \(entryPoint)")
         }
         #expect(runs.get() == 1, "\(entryPoint): the provider ran \(runs.get()) times")
