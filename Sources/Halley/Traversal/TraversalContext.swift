@@ -72,7 +72,7 @@ final class TraversalContext: Sendable {
             if let shared {
                 result = .success(try await sharedDocument(at: url, key: key, in: shared, includePath: includePath))
             } else {
-                result = .success(try await loadDocument(url, includePath: includePath))
+                result = .success(try await pipeline.document(at: url, includePath: includePath))
             }
         } catch {
             result = .failure(error)
@@ -100,15 +100,11 @@ final class TraversalContext: Sendable {
         }
         let result: Result<HALResource, any Error>
         do {
-            result = .success(try await loadDocument(url, includePath: includePath))
+            result = .success(try await pipeline.document(at: url, includePath: includePath))
         } catch {
             result = .failure(error)
         }
         shared.finish(key, with: result)
         return try result.get()
-    }
-
-    private func loadDocument(_ url: URL, includePath: String?) async throws -> HALResource {
-        try await pipeline.document(at: url, includePath: includePath)
     }
 }
