@@ -109,7 +109,7 @@ struct Call: Sendable {
     }
 
     /// The call's variables: the provider's (evaluated now), the manager's, then the call's.
-    static func variables(of manager: ResourceManager, options: CallOptions) -> [String: TemplateValue] {
+    private static func variables(of manager: ResourceManager, options: CallOptions) -> [String: TemplateValue] {
         var providerLayer = RequestPolicy()
         providerLayer.variables = manager.configuration.templateVariables?.values() ?? [:]
         return providerLayer.merged(with: manager.configuration.policy).merged(with: options.policy).variables
