@@ -16,42 +16,15 @@ extension ResourceManager {
     public func send(
         _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
-        try await send(method, to: url, body: body, options: options, trusting: url)
-    }
-
-    /// Sends with `trustRoot`'s origin (not necessarily the target's) receiving credentials.
-    func send(
-        _ method: HTTPMethod, to url: URL, body: RequestBody, options: CallOptions, trusting trustRoot: URL
-    ) async throws -> ActionResponse {
-        try await send(method, to: url, body: body, through: pipeline(trusting: trustRoot, options: options))
-    }
-
-    /// Sends through a pipeline already made for the call, within the call's deadline.
-    private func send(_ method: HTTPMethod, to url: URL, body: RequestBody, through pipeline: RequestPipeline)
-        async throws -> ActionResponse
-    {
-        try await pipeline.withinDeadline {
-            try await act(method, to: url, body: body, through: pipeline)
-        }
-    }
-
-    /// The one way an action is sent (`send`, follow chains, form submissions): the call's
-    /// pipeline, the validators, an ``ActionResponse``. The caller runs it within the deadline.
-    func act(_ method: HTTPMethod, to url: URL, body: RequestBody, through pipeline: RequestPipeline)
-        async throws -> ActionResponse
-    {
-        try await pipeline.perform(url, method: method, body: body, includePath: nil) {
-            (response) throws(HalleyError) in
-            try pipeline.validate(response, document: nil, includePath: nil)
-            return ActionResponse(response: response)
-        }
+        try await Call(self, at: .url(url), options: options).send(method, to: url, body: body)
     }
 
     /// Sends an action to a URL template expanded with the call's variables.
     public func send(
         _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
-        try await send(method, to: rootURL(template, variables: callVariables(options)), body: body, options: options)
+        let call = try Call(self, at: .template(template), options: options)
+        return try await call.send(method, to: call.rootURL, body: body)
     }
 
     /// Sends an action to the link of `rel` on a fetched resource: templated links expand
@@ -71,26 +44,15 @@ extension ResourceManager {
         body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         // Actions act on a link: `_links` first, an embedded resource's own `self` otherwise.
-        // The resource's origin is trusted, not wherever its link points; without a base URL
-        // nothing is trusted (a file URL matches no web origin).
-        let pipeline = pipeline(trusting: resource.baseURL ?? URL(fileURLWithPath: "/"), options: options)
-        let resolver = RelationResolver(preference: .links, variables: callVariables(options), emit: pipeline.emit)
-        let url: URL
-        switch try resolver.find(rel, named: linkName, in: resource, includePath: nil) {
-        case .links(let links, _):
-            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: nil, for: .action) else {
-                throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
-            }
-            url = try resolver.url(of: link, in: resource, includePath: nil)
-        case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: nil, for: .action),
-                let selfLink = embedded.links.selfLink
-            else { throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil) }
-            url = try resolver.url(of: selfLink, in: embedded, includePath: nil)
-        case .missing:
+        // The resource's origin is trusted, not wherever its link points.
+        let call = try Call(self, at: .resource(resource), options: options)
+        let resolver = call.resolver(preferring: .links)
+        let target = try FollowChain.target(
+            of: rel, named: linkName, in: resource, includePath: nil, for: .action, resolver: resolver)
+        guard let url = try target.location(resolver) else {
             throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
         }
-        return try await send(method, to: url, body: body, through: pipeline)
+        return try await call.send(method, to: url, body: body)
     }
 
     /// Sends an action and decodes the response body as `type`.

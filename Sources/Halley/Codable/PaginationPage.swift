@@ -18,6 +18,9 @@ public struct PaginationPage<Item: Decodable> {
     public let url: URL
     /// The request that produced this page; the next page repeats it with the `next` URL.
     public let request: HalleyRequest<Item>
+    /// Whose origin receives the credentials of this page and the pages reached from it:
+    /// the first page's start, never a later page's own URL.
+    let trustRoot: URL
 
     /// The `first` link.
     public var first: Link? { links.link(for: .first) }

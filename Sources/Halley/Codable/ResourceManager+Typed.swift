@@ -20,6 +20,9 @@ extension ResourceManager {
     }
 
     /// Fetches the page after `page` with the same includes; `nil` on the last page.
+    ///
+    /// Credential headers go to the origin of the first page (and the allowed origins), not
+    /// to wherever the `next` link points.
     public func nextPage<Item: Decodable>(of page: PaginationPage<Item>) async throws -> PaginationPage<Item>? {
         try await adjacentPage(to: page, following: .next)
     }
@@ -29,14 +32,17 @@ extension ResourceManager {
         try await adjacentPage(to: page, following: .prev)
     }
 
+    /// The page `rel` (`next`, `prev`) of `page` leads to, with the same includes: its link
+    /// resolved by the new page's call, which trusts the first page's origin as `page` did.
     private func adjacentPage<Item: Decodable>(to page: PaginationPage<Item>, following rel: LinkRelation) async throws
         -> PaginationPage<Item>?
     {
-        guard let link = page.links.link(for: rel) else { return nil }
-        var request = page.request
-        let url = try LinkTarget.url(of: link, base: page.url, variables: callVariables(request.callOptions))
-        request.start(at: url)
-        return try await requestPage(request)
+        let loader = try pageLoader(page.request)
+        guard let call = try loader.call(following: rel, in: page.links, of: page.url, trusting: page.trustRoot)
+        else { return nil }
+        var next = page.request
+        next.start(at: call.rootURL)
+        return try decoded(try await loader.load(call), request: next)
     }
 
     // MARK: The typed call
@@ -44,8 +50,9 @@ extension ResourceManager {
     /// The one typed call: `request`'s includes, options and decoder, starting at its URL
     /// (or at `start`, the end of a follow chain), decoded once as `Item`.
     func item<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws -> Item {
-        let (start, plan, options, variables) = try prepare(request, start: start)
-        let (document, url) = try await merged(start, plan: plan, options: options, variables: variables)
+        let plan = try includePlan(of: request)
+        let (document, url) = try await Call(self, at: start ?? self.start(of: request), options: request.callOptions)
+            .merged(plan)
         return try decode(Item.self, from: document, decoder: request.decoder, plan: plan, url: url)
     }
 
@@ -53,35 +60,45 @@ extension ResourceManager {
     func page<Item: Decodable>(_ request: HalleyRequest<Item>, from start: CallStart?) async throws
         -> PaginationPage<Item>
     {
-        let (start, plan, options, variables) = try prepare(request, start: start)
-        let collection = try await collection(start, plan: plan, options: options, variables: variables)
-        let items = try decode(
-            [Item].self, from: .array(collection.items), decoder: request.decoder, plan: plan,
-            url: collection.url)
+        let loader = try pageLoader(request)
+        let page = try await loader.load(try loader.call(at: start ?? self.start(of: request)))
         var pageRequest = request
         if case .chain = start {
             // Later pages start from where the chain led, not from the chain's entry.
-            pageRequest.start(at: collection.url)
+            pageRequest.start(at: page.url)
         }
-        return PaginationPage(
-            items: items, metadata: PageMetadata(collection.metadata[request.pageMetadataKey]?.objectValue),
-            links: collection.links, url: collection.url, request: pageRequest)
+        return try decoded(page, request: pageRequest)
     }
 
-    private func prepare<Item>(_ request: HalleyRequest<Item>, start: CallStart?) throws(HalleyError)
-        -> (CallStart, IncludePlan, CallOptions, [String: TemplateValue])
+    /// The loader of `request`'s pages: a page is handed over whole, its linked items fetched
+    /// in its own call.
+    private func pageLoader<Item>(_ request: HalleyRequest<Item>) throws(HalleyError) -> PageLoader {
+        PageLoader(
+            manager: self, plan: try includePlan(of: request), options: request.callOptions, fetchesLinkedItems: true)
+    }
+
+    /// A loaded page with its items decoded as `Item`.
+    private func decoded<Item: Decodable>(_ page: Page, request: HalleyRequest<Item>) throws(HalleyError)
+        -> PaginationPage<Item>
     {
-        let plan: IncludePlan
+        let items = try decode(
+            [Item].self, from: .array(page.items), decoder: request.decoder, plan: page.plan, url: page.url)
+        return PaginationPage(
+            items: items, metadata: page.metadata(at: request.pageMetadataKey), links: page.links, url: page.url,
+            request: request, trustRoot: page.trustRoot)
+    }
+
+    /// Where a typed request starts: its `URL` as it is, else its text as a template.
+    private func start<Item>(of request: HalleyRequest<Item>) -> CallStart {
+        request.exactURL.map { .url($0) } ?? .template(request.url)
+    }
+
+    private func includePlan<Item>(of request: HalleyRequest<Item>) throws(HalleyError) -> IncludePlan {
         do {
-            plan = try request.includePlan()
+            return try request.includePlan()
         } catch {
             throw HalleyError(error)
         }
-        let options = request.callOptions
-        let variables = callVariables(options)
-        if let start { return (start, plan, options, variables) }
-        if let url = request.exactURL { return (.url(url), plan, options, variables) }
-        return (.url(try rootURL(request.url, variables: variables)), plan, options, variables)
     }
 
     /// Decodes the merged tree as `type` with `decoder` (the manager's when `nil`), reading the

@@ -82,15 +82,25 @@ enum FormSubmission {
     /// Where the template sends: its `target` (a URI template is expanded with `variables`)
     /// resolved against the resource, else the resource's `self` link, else, for a resource
     /// that was not embedded, the URL it came from (the spec's stand-in for a missing `self`).
+    /// Outside a call: nothing receives events.
     static func target(of form: HALForm, in resource: HALResource, variables: [String: TemplateValue])
+        throws(HalleyError) -> URL
+    {
+        let resolver = RelationResolver(preference: .links, variables: variables, emit: { _ in }, itemKey: "item")
+        return try target(of: form, in: resource, resolver: resolver)
+    }
+
+    /// ``target(of:in:variables:)`` in a call: links resolve as every link of the call does
+    /// (a deprecated `self` link reports that it was followed).
+    static func target(of form: HALForm, in resource: HALResource, resolver: RelationResolver)
         throws(HalleyError) -> URL
     {
         if let target = form.target {
             let link = Link(href: target, templated: target.contains("{"))
-            return try LinkTarget.url(of: link, base: resource.baseURL, variables: variables)
+            return try resolver.url(of: link, in: resource, includePath: nil)
         }
         if let selfLink = resource.links.selfLink {
-            return try LinkTarget.url(of: selfLink, base: resource.baseURL, variables: variables)
+            return try resolver.url(of: selfLink, in: resource, includePath: nil)
         }
         if !resource.isEmbedded, let url = resource.baseURL {
             return url

@@ -39,12 +39,11 @@ extension ResourceManager {
         options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         let encoding = try FormEncoding(form)
-        let variables = callVariables(options)
-        let target = try FormSubmission.target(of: form, in: resource, variables: variables)
+        let call = try Call(self, at: .resource(resource), options: options)
+        let variables = call.variables
+        let target = try FormSubmission.target(of: form, in: resource, resolver: call.resolver)
         let defaults = try FormSubmission.defaults(of: form, variables: variables)
-        let pipeline = pipeline(trusting: resource.baseURL ?? URL(fileURLWithPath: "/"), options: options)
-        let itemKey = options.collectionItemKey
-        return try await pipeline.withinDeadline {
+        return try await call.withinDeadline {
             var lists: [String: [HALFormOption]] = [:]
             for property in form.properties where !property.readOnly {
                 guard let choices = property.options else { continue }
@@ -53,8 +52,7 @@ extension ResourceManager {
                 } else if choices.link != nil,
                     !FormValidator.items(of: values[property.name] ?? defaults[property.name]).isEmpty
                 {
-                    lists[property.name] = try await self.fetchOptions(
-                        of: property, in: resource, variables: variables, itemKey: itemKey, through: pipeline)
+                    lists[property.name] = try await Self.fetchOptions(of: property, in: resource, call: call)
                 }
             }
             let failures = FormValidator(form: form, optionLists: lists, encoding: encoding)
@@ -65,7 +63,7 @@ extension ResourceManager {
             }
             let sent = FormSubmission.sentValues(of: form, provided: values, defaults: defaults)
             let (url, body) = FormSubmission.request(to: target, values: sent, encoding: encoding)
-            return try await self.act(form.method, to: url, body: body, through: pipeline)
+            return try await call.act(form.method, to: url, body: body)
         }
     }
 
@@ -116,32 +114,28 @@ extension ResourceManager {
         variables: [String: any TemplateValueConvertible] = [:],
         options: CallOptions = CallOptions()
     ) async throws -> [HALFormOption] {
-        let merged = callVariables(options).overlaid(with: variables.mapValues(\.templateValue))
-        let pipeline = pipeline(trusting: resource.baseURL ?? URL(fileURLWithPath: "/"), options: options)
-        let itemKey = options.collectionItemKey
-        return try await pipeline.withinDeadline {
-            try await self.fetchOptions(
-                of: property, in: resource, variables: merged, itemKey: itemKey, through: pipeline)
+        let call = try Call(self, at: .resource(resource), options: options)
+        let local = variables.mapValues(\.templateValue)
+        return try await call.withinDeadline {
+            try await Self.fetchOptions(of: property, in: resource, variables: local, call: call)
         }
     }
 
-    /// The inline options, or the linked list fetched through `pipeline`.
-    func fetchOptions(
-        of property: HALFormProperty, in resource: HALResource, variables: [String: TemplateValue], itemKey: String,
-        through pipeline: RequestPipeline
+    /// The inline options, or the linked list fetched in `call`, its link's template
+    /// expanded with `variables` over the call's.
+    static func fetchOptions(
+        of property: HALFormProperty, in resource: HALResource, variables: [String: TemplateValue] = [:], call: Call
     ) async throws -> [HALFormOption] {
+        let pipeline = call.pipeline
+        let itemKey = call.options.collectionItemKey
         guard let choices = property.options else { return [] }
         if let inline = choices.inline { return inline }
         guard let link = choices.link else { return [] }
-        let url = try LinkTarget.url(of: link, base: resource.baseURL, variables: variables)
-        if let deprecation = link.deprecation {
-            pipeline.emit(.deprecatedLinkFollowed(includePath: nil, url: url, deprecation: deprecation))
-        }
+        let url = try call.resolver.targets(in: resource, variables: variables).url(of: link, includePath: nil)
         return try await pipeline.perform(
             url, method: .get, includePath: nil, acceptHeader: Self.optionsAccept(for: link)
         ) { (response) throws(HalleyError) in
-            try pipeline.validate(response, document: nil, includePath: nil)
-            return try Self.optionList(response, of: property.name, choices: choices, itemKey: itemKey)
+            try Self.optionList(response, of: property.name, choices: choices, itemKey: itemKey)
         }
     }
 
@@ -179,7 +173,11 @@ extension ResourceManager {
                 items = []
                 break
             }
-            guard let list = embedded[itemKey] ?? (embedded.count == 1 ? embedded.values.first : nil) else {
+            let place = CollectionItems.place(
+                embedsKey: embedded[itemKey] != nil, linksKey: false, embeddedRelations: embedded.count)
+            let list =
+                place == .embeddedByKey ? embedded[itemKey] : place == .onlyEmbedded ? embedded.values.first : nil
+            guard let list else {
                 throw invalid(
                     "are a HAL document whose _embedded has neither \(itemKey) nor a single relation "
                         + "(it has \(embedded.keys.joined(separator: ", ")))")

@@ -78,7 +78,7 @@ public struct FollowChain: Sendable {
 
     /// The resource at the end of the chain, with `includes` merged in.
     public func get(includes: [Include] = []) async throws -> JSONValue {
-        try await manager.merged(.chain(self), plan: manager.plan(includes), options: options).document
+        try await Call(manager, at: .chain(self), options: options).merged(manager.plan(includes)).document
     }
 
     /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`
@@ -100,20 +100,27 @@ public struct FollowChain: Sendable {
 
     /// The HAL resource at the end of the chain, as it arrived.
     public func resource() async throws -> HALResource {
-        try await manager.call(.chain(self), options: options) { _, resource in resource }
+        try await Call(manager, at: .chain(self), options: options).run { _, resource in resource }
     }
 
     /// Where the chain ends, without fetching the last resource: for acting on it.
     public func url() async throws -> URL {
-        try await run { _, target in try target.destination() }
+        try await Call(manager, at: .chain(self), options: options).follow { context, target in
+            try target.destination(context.resolver)
+        }
     }
 
     /// Sends an action to where the chain ends (the last hop is not fetched).
     ///
     /// Credentials go to the origin of the resource holding the last link.
     public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
-        let (url, trust) = try await run { _, target in (try target.destination(), target.trustRoot) }
-        return try await manager.send(method, to: url, body: body, options: options, trusting: trust)
+        let call = try Call(manager, at: .chain(self), options: options)
+        let (url, trust) = try await call.follow { context, target in
+            (try target.destination(context.resolver), target.trustRoot)
+        }
+        // The action is a call of its own, trusting the resource that holds the last link.
+        let action = try Call(manager, at: .url(url), options: options, variables: call.variables, trusting: trust)
+        return try await action.send(method, to: url, body: body)
     }
 
     /// The items of the collection at the end of the chain, page after page. The chain is
@@ -133,75 +140,57 @@ public struct FollowChain: Sendable {
 
     // MARK: Running
 
-    /// Where the last hop leads: a resource already in hand (embedded), a URL, or both.
+    /// Where a hop (or an action) leads: a resource already in hand (embedded), or a URL.
     struct Target: Sendable {
         let url: URL?
         let embedded: HALResource?
+        /// The URL of the resource holding the link: its origin receives an action's
+        /// credentials.
         let trustRoot: URL
         let includePath: String?
 
         func resource(_ context: TraversalContext) async throws -> HALResource {
             if let embedded { return embedded }
-            return try await context.document(at: try destination(), includePath: includePath)
+            return try await context.document(at: try destination(context.resolver), includePath: includePath)
         }
 
-        func destination() throws(HalleyError) -> URL {
-            if let url { return url }
-            if let embedded, let selfLink = embedded.links.selfLink, let url = embedded.url(for: selfLink) {
-                return url
-            }
+        /// Where to act: the URL, or an embedded resource's own `self` link.
+        func destination(_ resolver: RelationResolver) throws(HalleyError) -> URL {
+            if let url = try location(resolver) { return url }
             throw HalleyError(
                 code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
                 message: "the embedded resource at the end of the chain has no self link to act on")
         }
-    }
 
-    /// Follows the hops in one traversal context within the call's deadline and hands the
-    /// last target to `body`.
-    func run<Value: Sendable>(
-        variables: [String: TemplateValue]? = nil,
-        _ body: @escaping @Sendable (TraversalContext, Target) async throws -> Value
-    ) async throws -> Value {
-        let variables = variables ?? manager.callVariables(options)
-        let root = try manager.rootURL(entry, variables: variables)
-        let context = manager.makeContext(root: root, options: options, variables: variables, collectsFailures: false)
-        let hops = self.hops
-        return try await context.withinDeadline {
-            var target = Target(url: root, embedded: nil, trustRoot: root, includePath: nil)
-            var path: [String] = []
-            for (index, hop) in hops.enumerated() {
-                let resource = try await target.resource(context)
-                path.append(hop.rel.rawValue)
-                target = try Self.step(
-                    from: resource, hop: hop, number: index + 1, path: path.joined(separator: "."),
-                    context: context)
-            }
-            return try await body(context, target)
+        /// ``destination(_:)``, `nil` for an embedded resource without a `self` link.
+        func location(_ resolver: RelationResolver) throws(HalleyError) -> URL? {
+            if let url { return url }
+            guard let embedded, let selfLink = embedded.links.selfLink else { return nil }
+            return try resolver.url(of: selfLink, in: embedded, includePath: includePath)
         }
     }
 
-    private static func step(
-        from resource: HALResource, hop: Hop, number: Int, path: String, context: TraversalContext
+    /// Where the to-one relation `rel` of `resource` leads, for a hop or an action: the
+    /// relation step (``RelationResolver/one(_:named:in:includePath:for:)``) with its link
+    /// resolved.
+    ///
+    /// - Throws: ``HalleyError/Code/missingRelation`` naming the rels the resource has (and
+    ///   the hop), and as the relation step.
+    static func target(
+        of rel: LinkRelation, named name: String?, variables: [String: TemplateValue] = [:], in resource: HALResource,
+        includePath: String?, for selection: RelationResolver.Selection, resolver: RelationResolver
     ) throws(HalleyError) -> Target {
-        let trust = resource.baseURL ?? URL(fileURLWithPath: "/")
-        let resolver = context.resolver
-        switch try resolver.find(hop.rel, named: hop.linkName, in: resource, includePath: path) {
-        case .embedded(let entry):
-            guard let embedded = try resolver.single(entry, in: resource, includePath: path, for: .hop(number))
-            else { break }
-            context.emit(.embeddedUsed(includePath: path, rel: hop.rel, count: 1))
-            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: path)
-        case .links(let links, _):
-            guard
-                let link = try resolver.single(
-                    links, rel: hop.rel, in: resource, includePath: path, for: .hop(number))
-            else { break }
-            let url = try resolver.url(of: link, in: resource, variables: hop.variables, includePath: path)
-            return Target(url: url, embedded: nil, trustRoot: trust, includePath: path)
-        case .missing:
-            break
+        let trust = Call.trustRoot(of: resource)
+        switch try resolver.one(rel, named: name, in: resource, includePath: includePath, for: selection) {
+        case .embedded(let embedded?, _):
+            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: includePath)
+        case .link(let link):
+            let url = try resolver.url(of: link, in: resource, variables: variables, includePath: includePath)
+            return Target(url: url, embedded: nil, trustRoot: trust, includePath: includePath)
+        case .embedded(nil, _), .missing:
+            let hop: Int? = if case .hop(let number) = selection { number } else { nil }
+            throw RelationResolver.missing(rel, named: name, in: resource, includePath: includePath, hop: hop)
         }
-        throw RelationResolver.missing(hop.rel, named: hop.linkName, in: resource, includePath: path, hop: number)
     }
 }
 

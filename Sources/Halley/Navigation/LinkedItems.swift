@@ -28,19 +28,17 @@ struct LinkedItems: Sendable {
     private let documents = FetchTable(maxRequests: .max)
     private let semaphore: AsyncSemaphore
 
-    init(
-        manager: ResourceManager, links: [Link], targets: RelationResolver.Targets, plan: IncludePlan,
-        options: CallOptions, variables: [String: TemplateValue], trustRoot: URL, width: Int
-    ) {
-        self.manager = manager
+    /// The items `links` lead to, on a page loaded by `call`.
+    init(call: Call, links: [Link], targets: RelationResolver.Targets, plan: IncludePlan) {
+        manager = call.manager
         self.links = links
         self.targets = targets
         self.plan = plan
-        self.options = options
-        self.variables = variables
-        self.trustRoot = trustRoot
-        self.width = max(1, width)
-        semaphore = AsyncSemaphore(permits: self.width)
+        options = call.options
+        variables = call.variables
+        trustRoot = call.trustRoot
+        width = max(1, call.pipeline.maxConcurrency)
+        semaphore = AsyncSemaphore(permits: width)
     }
 
     var count: Int { links.count }
@@ -48,12 +46,10 @@ struct LinkedItems: Sendable {
     /// Item `index` with the plan merged in, and the URL it came from (for decoding errors).
     func fetch(_ index: Int) async throws -> (object: JSONObject, url: URL) {
         let url = try targets.url(of: links[index], includePath: nil)
-        let context = TraversalContext(
-            pipeline: manager.pipeline(trusting: trustRoot, options: options, semaphore: semaphore), rootURL: url,
-            options: options, variables: variables, collectsFailures: false, sharing: documents)
+        let call = try Call(
+            manager, at: .url(url), options: options, variables: variables, trusting: trustRoot, semaphore: semaphore)
         let nodes = plan.children
-        return try await context.withinDeadline {
-            let document = try await context.document(at: url, includePath: nil)
+        return try await call.run(plan: plan, sharing: documents) { context, document in
             // A leaf needs nothing merged, as in a to-many fan-out.
             let object =
                 nodes.isEmpty ? document.json : try await Traverser(context: context).merged(document, nodes: nodes)

@@ -25,28 +25,24 @@ import Foundation
 /// A `next` link back to a page already seen ends the sequence with
 /// ``HalleyError/Code/paginationCycle``; more than ``maxPages`` pages is
 /// ``HalleyError/Code/limitExceeded``.
+/// Credential headers go only to the origin of the first page (and
+/// ``RequestPolicy/allowedOrigins``): a `next` link or an item on another origin is requested
+/// without them.
 public struct PagedItems<Item: Decodable>: AsyncSequence {
-    /// Where enumeration starts.
-    enum Start: Sendable {
-        case url(URL)
-        case template(String)
-        case chain(FollowChain)
-
-        /// Text without template expressions is a URL, exactly as if a `URL` were passed;
-        /// only a real template can address pages by expanding a page variable.
-        init(_ text: String) {
-            if let template = try? URITemplate(text), template.variableNames.isEmpty,
-                let url = URL(string: text), url.scheme != nil
-            {
-                self = .url(url)
-            } else {
-                self = .template(text)
-            }
+    /// Where enumeration starts: a URL, a URL template, or the end of a follow chain. Text
+    /// without template expressions is a URL, exactly as if a `URL` were passed; only a real
+    /// template can address pages by expanding a page variable.
+    static func start(_ text: String) -> CallStart {
+        if let template = try? URITemplate(text), template.variableNames.isEmpty, let url = URL(string: text),
+            url.scheme != nil
+        {
+            return .url(url)
         }
+        return .template(text)
     }
 
     let manager: ResourceManager
-    let start: Start
+    let start: CallStart
     let includes: [Include]
     let decoder: JSONDecoder?
     let options: CallOptions
@@ -67,7 +63,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
     /// A guard against endless APIs: more pages than this is an error.
     public var maxPages = 10_000
 
-    init(manager: ResourceManager, start: Start, includes: [Include], decoder: JSONDecoder?, options: CallOptions) {
+    init(manager: ResourceManager, start: CallStart, includes: [Include], decoder: JSONDecoder?, options: CallOptions) {
         self.manager = manager
         self.start = start
         self.includes = includes
@@ -133,13 +129,17 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         let sequence: PagedItems
         private var buffer: [Item] = []
         private var bufferIndex = 0
-        private var nextURL: URL?
+        /// The page last read, while its `next` link may still be followed.
+        private var following: Page?
+        /// The next page's call, once its link has been resolved (when prefetching).
+        private var nextCall: Call?
         private var started = false
         private var finished = false
         private var delivered = 0
         private var pages = 0
         private var walk: PageWalk
-        private var pending: Task<RawItemsPage, any Error>?
+        /// The next page, fetched ahead, and the URL it was asked at.
+        private var pending: (url: URL, task: Task<Page, any Error>)?
         /// The current page's linked items, fetched as they are reached.
         private var window: ItemWindow?
 
@@ -168,21 +168,22 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 if let item = try await nextLinked(isolation: actor) { return item }
                 if finished { return nil }
                 if let limit = sequence.pageLimit, pages >= limit { return finish() }
-                let target: CallStart
-                if !started {
-                    started = true
-                    target = try sequence.firstPage()
-                } else if let next = nextURL {
-                    target = .url(next)
-                } else {
-                    return finish()
-                }
                 let page: LoadedPage
                 do {
-                    if case .url(let url) = target { try walk.enter(url) }
-                    page = try await load(target, isolation: actor)
+                    let call: Call
+                    if !started {
+                        started = true
+                        call = try sequence.loader().call(at: sequence.start)
+                    } else if let next = try nextPageCall() {
+                        nextCall = nil
+                        call = next
+                    } else {
+                        return finish()
+                    }
                     // A chain's page is known only once the chain has been followed.
-                    if case .chain = target { try walk.enter(page.requestedURL) }
+                    if call.hops.isEmpty { try walk.enter(call.rootURL) }
+                    page = try await load(call, isolation: actor)
+                    if !call.hops.isEmpty { try walk.enter(page.page.requestedURL) }
                 } catch {
                     finished = true
                     throw error
@@ -190,35 +191,48 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 pages += 1
                 buffer = page.items
                 bufferIndex = 0
-                window = page.linked.map { linked in
+                window = page.page.linked.map { linked in
                     // Fetching ahead stops at the item limit: those items would never be read.
                     let wanted = sequence.itemLimit.map { Swift.max(0, $0 - delivered) } ?? linked.count
                     return ItemWindow(linked, positions: 0..<Swift.min(linked.count, wanted))
                 }
-                nextURL = page.next
+                following = page.page
                 let info = PageInfo(
-                    index: pages - 1, url: page.url, itemCount: page.itemCount,
-                    metadata: page.metadata, links: page.links)
-                if let stop = sequence.stopCondition, stop(info) { nextURL = nil }
-                if sequence.prefetch, let next = nextURL, !walk.hasVisited(next),
-                    sequence.pageLimit.map({ pages < $0 }) ?? true
+                    index: pages - 1, url: page.page.url, itemCount: page.itemCount,
+                    metadata: page.metadata, links: page.page.links)
+                if let stop = sequence.stopCondition, stop(info) { following = nil }
+                // A link that does not resolve fails when the consumer reaches it, not here.
+                if sequence.prefetch, sequence.pageLimit.map({ pages < $0 }) ?? true,
+                    let call = try? nextPageCall(), !walk.hasVisited(call.rootURL)
                 {
-                    let loader = sequence.loader
-                    pending = Task { try await loader.load(.url(next)) }
+                    let loader = try sequence.loader()
+                    pending = (call.rootURL, Task { try await loader.load(call) })
                 }
             }
         }
 
-        private mutating func load(_ target: CallStart, isolation actor: isolated (any Actor)?) async throws
-            -> LoadedPage
-        {
-            if case .url(let url) = target, let pending, let raw = try? await pending.value, raw.requestedURL == url {
+        /// The call of the page after the one last read: its `next` link resolved once, by
+        /// that call's resolver; `nil` when there is none (or the stop condition held).
+        private mutating func nextPageCall() throws(HalleyError) -> Call? {
+            if let nextCall { return nextCall }
+            guard let following else { return nil }
+            let call = try sequence.loader().call(following: .next, from: following)
+            self.following = nil
+            nextCall = call
+            return call
+        }
+
+        private mutating func load(_ call: Call, isolation actor: isolated (any Actor)?) async throws -> LoadedPage {
+            if let pending, pending.url == call.rootURL {
                 self.pending = nil
-                return try await sequence.decodedAway(raw)
+                if let page = try? await pending.task.value { return try await sequence.decodedAway(page) }
+                // The page fetched ahead failed: it is asked again, in a call of its own.
+                let again = try sequence.loader().call(at: .url(call.rootURL), trusting: call.trustRoot)
+                return try await sequence.loadPage(again)
             }
-            pending?.cancel()
+            pending?.task.cancel()
             pending = nil
-            return try await sequence.loadPage(target)
+            return try await sequence.loadPage(call)
         }
 
         /// The current page's next linked item; `nil` when it has none left.
@@ -240,7 +254,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
         private mutating func finish() -> Item? {
             finished = true
-            pending?.cancel()
+            pending?.task.cancel()
             pending = nil
             window?.cancel()
             window = nil
@@ -280,12 +294,13 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         // The sequence ends at its item limit (`prefix`, `limited(toItems:)`): so do its positions.
         let range = itemLimit.map { range.clamped(to: 0..<Swift.max($0, range.lowerBound)) } ?? range
         guard !range.isEmpty else { return [] }
+        let loader = try loader()
         var size: Int? = templateAddressesPages ? knownPageSize : nil
         var first: LoadedPage?
         if size == nil {
-            let page = try await loadPage(try firstPage())
+            let page = try await loadPage(try loader.call(at: start))
             first = page
-            size = page.metadata?.size ?? (page.next == nil ? nil : page.itemCount)
+            size = page.metadata?.size ?? (page.page.hasNext ? page.itemCount : nil)
         }
         if let size, size > 0, isAddressable(first: first) {
             let startNumber = first?.metadata?.number ?? startPageNumber
@@ -297,7 +312,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 if offset == 0, let first {
                     page = first
                 } else {
-                    page = try await loadPage(.url(try addressedURL(number: number, first: first)))
+                    page = try await loadPage(try addressedCall(number: number, first: first, loader: loader))
                     try check(page, isNumber: number, size: size)
                 }
                 result += try await items(of: page, startingAt: offset * size, in: range)
@@ -311,7 +326,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         if let first {
             page = first
         } else {
-            page = try await loadPage(try firstPage())
+            page = try await loadPage(try loader.call(at: start))
         }
         try walk.enter(page.requestedURL)
         var result: [Item] = []
@@ -319,9 +334,11 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         while true {
             result += try await items(of: page, startingAt: position, in: range)
             position += page.itemCount
-            guard position < range.upperBound, let next = page.next else { return result }
-            try walk.enter(next)
-            page = try await loadPage(.url(next))
+            guard position < range.upperBound, let next = try loader.call(following: .next, from: page.page) else {
+                return result
+            }
+            try walk.enter(next.rootURL)
+            page = try await loadPage(next)
         }
     }
 
@@ -341,16 +358,16 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
     /// A page with its items decoded, or with the links of items not fetched yet.
     struct LoadedPage {
-        let requestedURL: URL
-        let url: URL
+        let page: Page
+        /// Empty when the page links its items (``linked``).
         let items: [Item]
-        /// The items the page links to instead of embedding them (``items`` is then empty).
-        let linked: LinkedItems?
         let metadata: PageMetadata?
-        let links: Links
-        let next: URL?
 
-        var itemCount: Int { linked?.count ?? items.count }
+        var requestedURL: URL { page.requestedURL }
+        var url: URL { page.url }
+        var linked: LinkedItems? { page.linked }
+        var links: Links { page.links }
+        var itemCount: Int { page.itemCount }
     }
 
     /// A page size known without fetching: the size variable of a templated start.
@@ -394,23 +411,27 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         if templateAddressesPages { return true }
         guard let first, first.metadata != nil else { return false }
         return first.links.link(for: .first).map { queryItem(pageVariable, of: $0.href) != nil } ?? false
-            || first.next.map { queryItem(pageVariable, of: $0.absoluteString) != nil } ?? false
+            || first.page.address(of: .next).map { queryItem(pageVariable, of: $0.absoluteString) != nil } ?? false
     }
 
-    /// The URL of the page numbered `number` (zero-based): the template expanded with it, or
-    /// the server's own `first` (else `next`) link with its page query item replaced.
-    private func addressedURL(number: Int, first: LoadedPage?) throws -> URL {
-        if templateAddressesPages { return try pageURL(number: number) }
+    /// The call of the page numbered `number` (zero-based): the template expanded with it,
+    /// or the server's own `first` (else `next`) link with its page query item replaced. It
+    /// trusts the first page's start, as every page of the enumeration does.
+    private func addressedCall(number: Int, first: LoadedPage?, loader: PageLoader) throws -> Call {
+        let value = String(number + firstPageNumber)
+        if templateAddressesPages {
+            return try loader.call(
+                at: start, variables: [pageVariable: .string(value)], trusting: first?.page.trustRoot)
+        }
         guard let first else {
             throw HalleyError(
                 code: .pageMismatch, message: "page \(number) cannot be addressed before the first page is read")
         }
-        let model =
-            first.links.link(for: .first).flatMap { URLResolution.resolve($0.href, against: first.url) }
-            ?? first.next ?? first.url
-        guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else { return model }
+        let model = first.page.address(of: .first) ?? first.page.address(of: .next) ?? first.url
+        guard var components = URLComponents(url: model, resolvingAgainstBaseURL: false) else {
+            return try loader.call(at: .url(model), trusting: first.page.trustRoot)
+        }
         // Replace the number where the server put it, so the URL keeps the server's own shape.
-        let value = String(number + firstPageNumber)
         var items = components.queryItems ?? []
         if let position = items.firstIndex(where: { $0.name == pageVariable }) {
             items[position].value = value
@@ -422,7 +443,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
             throw HalleyError(
                 code: .invalidURL, url: model, message: "cannot put page \(value) into the first page's URL")
         }
-        return url
+        return try loader.call(at: .url(url), trusting: first.page.trustRoot)
     }
 
     /// A page fetched by number must be that page: a server that ignores the page variable
@@ -442,27 +463,6 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         URLComponents(string: href)?.queryItems?.first { $0.name == name }?.value
     }
 
-    /// Where the first page is: the start URL, the template expanded with the caller's
-    /// variables, or the end of the chain (followed when loaded).
-    func firstPage() throws -> CallStart {
-        switch start {
-        case .url(let url): .url(url)
-        case .template: .url(try pageURL(number: nil))
-        case .chain(let chain): .chain(chain)
-        }
-    }
-
-    /// The templated start expanded with `number` as the page variable (`nil`: the caller's
-    /// own value, if any).
-    func pageURL(number: Int?) throws -> URL {
-        guard case .template(let template) = start else {
-            throw HalleyError(code: .pageMismatch, message: "only a templated start addresses pages by number")
-        }
-        var options = callOptions
-        if let number { options.variables[pageVariable] = .string(String(number + firstPageNumber)) }
-        return try manager.rootURL(template, variables: manager.callVariables(options))
-    }
-
     /// The call's options with the sequence's own variables laid over them.
     private var callOptions: CallOptions {
         var options = self.options
@@ -470,17 +470,16 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         return options
     }
 
-    var loader: PageLoader {
-        PageLoader(manager: manager, includes: includes, options: callOptions, pageMetadataKey: pageMetadataKey)
+    /// The loader of this sequence's pages: linked items are left for the consumer.
+    func loader() throws(HalleyError) -> PageLoader {
+        PageLoader(manager: manager, plan: try manager.plan(includes), options: callOptions, fetchesLinkedItems: false)
     }
 
-    func decoded(_ raw: RawItemsPage) throws(HalleyError) -> LoadedPage {
+    func decoded(_ page: Page) throws(HalleyError) -> LoadedPage {
         let items = try manager.decode(
-            [Item].self, from: .array(raw.items), decoder: decoder, plan: raw.plan,
-            url: raw.url)
-        return LoadedPage(
-            requestedURL: raw.requestedURL, url: raw.url, items: items, linked: raw.linked, metadata: raw.metadata,
-            links: raw.links, next: raw.next)
+            [Item].self, from: .array(page.items), decoder: decoder, plan: page.plan,
+            url: page.url)
+        return LoadedPage(page: page, items: items, metadata: page.metadata(at: pageMetadataKey))
     }
 
     /// A linked item as fetched, decoded on its own (a failure names the item's URL).
@@ -490,12 +489,12 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
 
     /// ``decoded(_:)`` on the generic executor, not on the actor of an iterator that runs on
     /// its caller's (the main actor, in an app).
-    func decodedAway(_ raw: RawItemsPage) async throws(HalleyError) -> LoadedPage {
-        try decoded(raw)
+    func decodedAway(_ page: Page) async throws(HalleyError) -> LoadedPage {
+        try decoded(page)
     }
 
-    func loadPage(_ target: CallStart) async throws -> LoadedPage {
-        try decoded(try await loader.load(target))
+    func loadPage(_ call: Call) async throws -> LoadedPage {
+        try decoded(try await loader().load(call))
     }
 }
 
@@ -516,7 +515,7 @@ extension ResourceManager {
         decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) -> PagedItems<Item> {
         var sequence = PagedItems<Item>(
-            manager: self, start: PagedItems<Item>.Start(start), includes: includes,
+            manager: self, start: PagedItems<Item>.start(start), includes: includes,
             decoder: decoder, options: options)
         sequence.variables = variables
         return sequence
@@ -568,42 +567,6 @@ struct PageWalk {
 
     /// Whether `url` was read already.
     func hasVisited(_ url: URL) -> Bool { visited.contains(url.absoluteString) }
-}
-
-/// A page as fetched: items still JSON, so a prefetching task carries nothing of `Item`.
-struct RawItemsPage: Sendable {
-    let requestedURL: URL
-    let url: URL
-    let items: [JSONValue]
-    /// The items the page links to, not fetched yet (``items`` is then empty).
-    let linked: LinkedItems?
-    let plan: IncludePlan
-    let metadata: PageMetadata?
-    let links: Links
-    let next: URL?
-}
-
-/// Everything needed to fetch a page, without `Item`.
-struct PageLoader: Sendable {
-    let manager: ResourceManager
-    let includes: [Include]
-    let options: CallOptions
-    let pageMetadataKey: String
-
-    func load(_ start: CallStart) async throws -> RawItemsPage {
-        let plan = try manager.plan(includes)
-        let variables = manager.callVariables(options)
-        let (collection, linked) = try await manager.collectionPage(
-            start, plan: plan, options: options, variables: variables)
-        let next = try collection.links.link(for: .next).map { link throws(HalleyError) in
-            try LinkTarget.url(of: link, base: collection.url, variables: variables)
-        }
-        let requested = if case .url(let url) = start { url } else { collection.url }
-        return RawItemsPage(
-            requestedURL: requested, url: collection.url, items: collection.items, linked: linked, plan: plan,
-            metadata: PageMetadata(collection.metadata[pageMetadataKey]?.objectValue),
-            links: collection.links, next: next)
-    }
 }
 
 extension PagedItems: Sendable {}

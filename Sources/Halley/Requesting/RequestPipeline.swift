@@ -6,7 +6,8 @@ import Foundation
 
 /// The one path every request of a call takes, traversal or action: header layering,
 /// credentials per origin, cache, concurrency limit, per-attempt timeout, retries,
-/// credential refresh on `401`, status validation, validators, fallback and events.
+/// credential refresh on `401`, status validation, validators, fallback and events. The
+/// validators run here, on every 2xx response, before any caller sees it.
 ///
 /// One pipeline serves one call (its concurrency limit, deadline and pending requests are
 /// the call's); the cache and the credential refresher are shared through the manager's
@@ -28,6 +29,8 @@ final class RequestPipeline: Sendable {
     private let cache: ResponseCache?
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
+    /// How fetched documents are parsed.
+    private let parsing: HALParsingOptions
     private let semaphore: AsyncSemaphore
     /// The call's limit on requests in flight.
     let maxConcurrency: Int
@@ -71,12 +74,13 @@ final class RequestPipeline: Sendable {
         credentialHeaders = Set(policy.credentialHeaders.map { $0.lowercased() })
         trustedOrigins = policy.allowedOrigins.union([Origin(trustRoot)])
         trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
-        retryPolicy = policy.retryPolicy ?? RetryPolicy.none
+        retryPolicy = policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy
         deadline = options.deadline
         cache = configuration.cache
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
-        maxConcurrency = max(1, policy.maxConcurrency ?? 8)
+        parsing = options.parsing
+        maxConcurrency = max(1, policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency)
         self.semaphore = semaphore ?? AsyncSemaphore(permits: maxConcurrency)
         // A requester that ends its own attempts in time needs no watchdog racing each one.
         watchdog = requester.enforcesRequestTimeout ? nil : policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
@@ -115,19 +119,52 @@ final class RequestPipeline: Sendable {
 
     // MARK: Performing
 
-    /// Sends one request with the whole policy and turns the response into a value with
-    /// `accept`; when either fails and a fallback supplies a response, that response goes
-    /// through `accept` instead. `acceptHeader` replaces the call's HAL `Accept` for a request
-    /// that asks for something else (a HAL-FORMS options list asks for its link's `type`).
+    /// Sends one request with the whole policy, runs the validators on the 2xx response, and
+    /// turns it into a value with `accept`; when either fails and a fallback supplies a
+    /// response, that response goes the same way. `acceptHeader` replaces the call's HAL
+    /// `Accept` for a request that asks for something else (a HAL-FORMS options list asks for
+    /// its link's `type`).
     func perform<Value>(
         _ url: URL, method: HTTPMethod, body: RequestBody = .none, includePath: String?, acceptHeader: String? = nil,
         accept: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
-        try checkScheme(url, includePath: includePath)
         let draft = Draft(url: url, method: method, body: body, includePath: includePath, accept: acceptHeader)
+        return try await perform(draft) { (response) throws(HalleyError) in
+            try validate(response, document: nil, includePath: includePath)
+            return try accept(response)
+        }
+    }
+
+    /// The HAL document at `url`: fetched with the whole policy, parsed, and run through the
+    /// validators with the parsed document.
+    func document(at url: URL, includePath: String?) async throws -> HALResource {
+        let draft = Draft(url: url, method: .get, body: .none, includePath: includePath, accept: nil)
+        let parsing = self.parsing
+        return try await perform(draft) { (response) throws(HalleyError) in
+            let document: HALResource
+            do throws(HALDocumentError) {
+                document = try HALResource(response: response, options: parsing)
+            } catch {
+                throw HalleyError(
+                    code: .invalidDocument, includePath: includePath, url: response.url,
+                    message: "invalid HAL document: \(error.location)", underlying: error)
+            }
+            try validate(response, document: document, includePath: includePath)
+            return document
+        }
+    }
+
+    /// The one way a request is performed: `read` turns a 2xx response (the requester's or
+    /// a fallback's) into a value, validators included, so no caller can skip them.
+    private func perform<Value>(_ draft: Draft, read: (ResourceResponse) throws(HalleyError) -> Value)
+        async throws -> Value
+    {
+        let url = draft.url
+        let includePath = draft.includePath
+        try checkScheme(url, includePath: includePath)
         let first = try await build(draft)
         do {
-            return try accept(try await exchange(draft, first: first))
+            return try read(try await exchange(draft, first: first))
         } catch let error as HalleyError {
             guard let fallback = policy.fallback, let response = await fallback(first.request, error) else {
                 throw error
@@ -139,12 +176,14 @@ final class RequestPipeline: Sendable {
                     code: .http, includePath: includePath, url: url,
                     message: "fallback response: \(httpError.statusLine)", underlying: httpError)
             }
-            return try accept(response)
+            return try read(response)
         }
     }
 
     /// Runs the validators (manager's, then call's) on a 2xx response.
-    func validate(_ response: ResourceResponse, document: HALResource?, includePath: String?) throws(HalleyError) {
+    private func validate(_ response: ResourceResponse, document: HALResource?, includePath: String?)
+        throws(HalleyError)
+    {
         guard let validator = policy.validator else { return }
         do {
             try validator(response, document)

@@ -119,3 +119,10 @@ public struct RequestPolicy: Sendable {
         return merged
     }
 }
+
+extension RequestPolicy {
+    /// The most requests in flight when no layer sets ``maxConcurrency``.
+    static let defaultMaxConcurrency = 8
+    /// The retries when no layer sets ``retryPolicy``: none.
+    static let defaultRetryPolicy = RetryPolicy.none
+}

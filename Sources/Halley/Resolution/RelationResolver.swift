@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds a relation in a resource, the one way the traverser, follow chains and actions all
-/// do it: `_embedded` or `_links` by preference, selection by link name, malformed links and
+/// Finds a relation in a resource, the one way the traverser, follow chains, actions, pages
+/// and forms all do it: `_embedded` or `_links` by preference, selection by link name, malformed links and
 /// plain embedded values as errors, templates expanded with the variable layers, hrefs
 /// resolved, the deprecation event, and the "available rels" message when it is missing.
 struct RelationResolver: Sendable {
@@ -11,6 +11,8 @@ struct RelationResolver: Sendable {
     let variables: [String: TemplateValue]
     /// Receives the deprecation events.
     let emit: @Sendable (TraversalEvent) -> Void
+    /// The relation holding a collection's items (``CallOptions/collectionItemKey``).
+    let itemKey: LinkRelation
 
     /// Where a relation's data is.
     enum Found {
@@ -161,9 +163,22 @@ struct RelationResolver: Sendable {
     func targets(
         in resource: HALResource, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
+        targets(relativeTo: resource.baseURL, variables: local, queryItems: queryItems)
+    }
+
+    /// ``targets(in:variables:queryItems:)`` for links read from a resource at `base`.
+    func targets(
+        relativeTo base: URL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
+    ) -> Targets {
         Targets(
-            base: resource.baseURL, variables: local.isEmpty ? variables : variables.overlaid(with: local),
+            base: base, variables: local.isEmpty ? variables : variables.overlaid(with: local),
             queryItems: queryItems, emit: emit)
+    }
+
+    /// The absolute URL `link`, read from a resource at `base`, points at (see
+    /// ``url(of:in:variables:queryItems:includePath:)``).
+    func url(of link: Link, relativeTo base: URL?, includePath: String?) throws(HalleyError) -> URL {
+        try targets(relativeTo: base).url(of: link, includePath: includePath)
     }
 
     /// Where the links of one resource point; see ``RelationResolver/targets(in:variables:queryItems:)``.

@@ -26,8 +26,8 @@ public struct ResourceManager: Sendable {
             var policy = RequestPolicy()
             policy.credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
             policy.requestTimeout = .seconds(60)
-            policy.retryPolicy = RetryPolicy.none
-            policy.maxConcurrency = 8
+            policy.retryPolicy = RequestPolicy.defaultRetryPolicy
+            policy.maxConcurrency = RequestPolicy.defaultMaxConcurrency
             return policy
         }()
         /// A provider of variables (values and closures) consulted at the start of each call,
@@ -64,12 +64,12 @@ public struct ResourceManager: Sendable {
 
         /// The most requests one call keeps in flight (8 by default).
         public var maxConcurrency: Int {
-            get { policy.maxConcurrency ?? 8 }
+            get { policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency }
             set { policy.maxConcurrency = newValue }
         }
         /// How failed requests are retried; no retries by default.
         public var retryPolicy: RetryPolicy {
-            get { policy.retryPolicy ?? RetryPolicy.none }
+            get { policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy }
             set { policy.retryPolicy = newValue }
         }
 
@@ -157,21 +157,21 @@ public struct ResourceManager: Sendable {
     public func resource(from template: String, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> JSONValue
     {
-        try await merged(.template(template), plan: plan(includes), options: options).document
+        try await Call(self, at: .template(template), options: options).merged(plan(includes)).document
     }
 
     /// Fetches a resource with an already compiled plan (what typed include lists produce).
     public func resource(from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> JSONValue
     {
-        try await merged(.url(url), plan: plan, options: options).document
+        try await Call(self, at: .url(url), options: options).merged(plan).document
     }
 
     /// Fetches one HAL document, with no includes: for inspecting links and state.
     ///
     /// - Throws: ``HalleyError`` (HTTP, transport, invalid document, unsupported scheme).
     public func document(at url: URL, options: CallOptions = CallOptions()) async throws -> HALResource {
-        try await call(.url(url), options: options) { _, resource in resource }
+        try await Call(self, at: .url(url), options: options).run { _, resource in resource }
     }
 
     /// Fetches a resource and its relationships, keeping whatever succeeded.
@@ -181,7 +181,14 @@ public struct ResourceManager: Sendable {
     public func traverse(_ url: URL, plan: IncludePlan, options: CallOptions = CallOptions()) async throws
         -> TraversalResult
     {
-        try await call(.url(url), plan: plan, options: options, collectsFailures: true) { context, root in
+        try await traverse(.url(url), plan: plan, options: options)
+    }
+
+    /// The one partial traversal, from any start.
+    private func traverse(_ start: CallStart, plan: IncludePlan, options: CallOptions) async throws
+        -> TraversalResult
+    {
+        try await Call(self, at: start, options: options).run(plan: plan, collectsFailures: true) { context, root in
             let document = try await Traverser(context: context).merged(root, nodes: plan.children)
             return TraversalResult(
                 document: .object(document), failures: context.collectedFailures,
@@ -191,7 +198,7 @@ public struct ResourceManager: Sendable {
 
     /// Fetches one HAL document whose URL is a template, expanded with the call's variables.
     public func document(at template: String, options: CallOptions = CallOptions()) async throws -> HALResource {
-        try await call(.template(template), options: options) { _, resource in resource }
+        try await Call(self, at: .template(template), options: options).run { _, resource in resource }
     }
 
     /// ``traverse(_:includes:options:)-(URL,_,_)`` from a URL template, expanded with the
@@ -199,7 +206,7 @@ public struct ResourceManager: Sendable {
     public func traverse(_ template: String, includes: [Include] = [], options: CallOptions = CallOptions())
         async throws -> TraversalResult
     {
-        try await traverse(rootURL(template, variables: callVariables(options)), includes: includes, options: options)
+        try await traverse(.template(template), plan: plan(includes), options: options)
     }
 
     /// ``traverse(_:plan:options:)`` with include paths.
@@ -234,34 +241,11 @@ public struct ResourceManager: Sendable {
     public func resourceCollectionWithMetadata(
         from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()
     ) async throws -> ResourceCollection {
-        try await collection(.url(url), plan: plan, options: options)
+        let loader = PageLoader(manager: self, plan: plan, options: options, fetchesLinkedItems: true)
+        return try await loader.load(try loader.call(at: .url(url))).collection
     }
 
     // MARK: Helpers
-
-    func makeContext(root: URL, options: CallOptions, variables: [String: TemplateValue], collectsFailures: Bool)
-        -> TraversalContext
-    {
-        TraversalContext(
-            pipeline: pipeline(trusting: root, options: options), rootURL: root, options: options,
-            variables: variables, collectsFailures: collectsFailures)
-    }
-
-    /// The request pipeline of one call whose credentials belong to `trustRoot`'s origin
-    /// (with a limit on requests in flight shared with other calls, when given).
-    func pipeline(trusting trustRoot: URL, options: CallOptions, semaphore: AsyncSemaphore? = nil) -> RequestPipeline {
-        RequestPipeline(
-            requester: requester, configuration: configuration, options: options, trustRoot: trustRoot,
-            semaphore: semaphore)
-    }
-
-    /// The call's variables: the provider's (evaluated now, once per call), the manager's,
-    /// then the call's.
-    func callVariables(_ options: CallOptions) -> [String: TemplateValue] {
-        var providerLayer = RequestPolicy()
-        providerLayer.variables = configuration.templateVariables?.values() ?? [:]
-        return providerLayer.merged(with: configuration.policy).merged(with: options.policy).variables
-    }
 
     func plan(_ includes: [Include]) throws(HalleyError) -> IncludePlan {
         do {
@@ -269,21 +253,5 @@ public struct ResourceManager: Sendable {
         } catch {
             throw HalleyError(error)
         }
-    }
-
-    /// Expands a root URL template with the call's variables.
-    func rootURL(_ template: String, variables: [String: TemplateValue]) throws(HalleyError) -> URL {
-        let expanded: String
-        do {
-            expanded = try URITemplate(template).expand(variables)
-        } catch {
-            throw HalleyError(
-                code: .invalidTemplate, message: "cannot expand root template \"\(template)\": \(error.message)",
-                underlying: error)
-        }
-        guard let url = URL(string: expanded), url.scheme != nil else {
-            throw HalleyError(code: .invalidURL, message: "\"\(expanded)\" is not an absolute URL")
-        }
-        return url
     }
 }

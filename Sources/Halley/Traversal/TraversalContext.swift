@@ -1,17 +1,13 @@
 import Foundation
 
-/// What one traversal shares across its tasks: the request pipeline, the fetch table, the
-/// variables and preference, and the failures so far. Request policy lives in
+/// What one traversal shares across its tasks: the call's request pipeline and relation
+/// resolver, the fetch table, and the failures so far. Request policy lives in
 /// ``RequestPipeline``; this is traversal state only.
 final class TraversalContext: Sendable {
     let pipeline: RequestPipeline
     let resolver: RelationResolver
     /// Where the call started.
     let rootURL: URL
-    let preference: CallOptions.Preference
-    let variables: [String: TemplateValue]
-    let itemKey: String
-    let parsing: HALParsingOptions
     let collectsFailures: Bool
     let table: FetchTable
     /// Documents shared with sibling calls (the item fetches of one collection page), so a
@@ -24,19 +20,13 @@ final class TraversalContext: Sendable {
     let fanOutWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 
-    init(
-        pipeline: RequestPipeline, rootURL: URL, options: CallOptions, variables: [String: TemplateValue],
-        collectsFailures: Bool, sharing shared: FetchTable? = nil
-    ) {
-        self.pipeline = pipeline
-        self.rootURL = rootURL
-        resolver = RelationResolver(preference: options.preference, variables: variables, emit: pipeline.emit)
-        preference = options.preference
-        self.variables = variables
+    init(call: Call, collectsFailures: Bool, sharing shared: FetchTable? = nil) {
+        let options = call.options
+        pipeline = call.pipeline
+        rootURL = call.rootURL
+        resolver = call.resolver
         maxItemsPerPage = options.maxItemsPerPage
         fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
-        itemKey = options.collectionItemKey
-        parsing = options.parsing
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)
         self.shared = shared
@@ -82,7 +72,7 @@ final class TraversalContext: Sendable {
             if let shared {
                 result = .success(try await sharedDocument(at: url, key: key, in: shared, includePath: includePath))
             } else {
-                result = .success(try await loadDocument(url, includePath: includePath))
+                result = .success(try await pipeline.document(at: url, includePath: includePath))
             }
         } catch {
             result = .failure(error)
@@ -110,29 +100,11 @@ final class TraversalContext: Sendable {
         }
         let result: Result<HALResource, any Error>
         do {
-            result = .success(try await loadDocument(url, includePath: includePath))
+            result = .success(try await pipeline.document(at: url, includePath: includePath))
         } catch {
             result = .failure(error)
         }
         shared.finish(key, with: result)
         return try result.get()
-    }
-
-    private func loadDocument(_ url: URL, includePath: String?) async throws -> HALResource {
-        let parsing = self.parsing
-        let pipeline = self.pipeline
-        return try await pipeline.perform(url, method: .get, includePath: includePath) {
-            (response) throws(HalleyError) in
-            let document: HALResource
-            do throws(HALDocumentError) {
-                document = try HALResource(response: response, options: parsing)
-            } catch {
-                throw HalleyError(
-                    code: .invalidDocument, includePath: includePath, url: response.url,
-                    message: "invalid HAL document: \(error.location)", underlying: error)
-            }
-            try pipeline.validate(response, document: document, includePath: includePath)
-            return document
-        }
     }
 }

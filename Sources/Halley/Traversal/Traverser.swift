@@ -18,20 +18,25 @@ struct Traverser: Sendable {
     }
 
     /// `resource`'s JSON with every relationship of `nodes` merged in.
-    func merged(_ resource: HALResource, nodes: [IncludePlan.Node]) async throws -> JSONObject {
+    ///
+    /// - Parameter isLocal: Whether the subtree is known to need no request (so its caller
+    ///   has decided it already); decided here when `nil`.
+    func merged(_ resource: HALResource, nodes: [IncludePlan.Node], isLocal: Bool? = nil) async throws -> JSONObject {
         guard !nodes.isEmpty else { return resource.json }
-        // Embedded-only subtrees need no request, so no child tasks either.
-        if !needsFetch(resource, nodes: nodes) { return try mergedLocally(resource, nodes: nodes) }
+        // A subtree that needs no request is merged in order, without child tasks.
+        let isLocal = isLocal ?? !needsFetch(resource, nodes: nodes)
         var object = resource.json
-        if nodes.count == 1 {
-            let (outcome, embeddedRel) = try await relationship(nodes[0], of: resource)
-            place(outcome, embeddedRel: embeddedRel, for: nodes[0], into: &object)
+        if isLocal || nodes.count == 1 {
+            for node in nodes {
+                let (outcome, embeddedRel) = try await relationship(node, of: resource, isLocal: isLocal)
+                place(outcome, embeddedRel: embeddedRel, for: node, into: &object)
+            }
             return object
         }
         let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome, LinkRelation?).self) { group in
             for (index, node) in nodes.enumerated() {
                 group.addTask {
-                    let (outcome, embeddedRel) = try await relationship(node, of: resource)
+                    let (outcome, embeddedRel) = try await relationship(node, of: resource, isLocal: false)
                     return (index, outcome, embeddedRel)
                 }
             }
@@ -47,7 +52,7 @@ struct Traverser: Sendable {
 
     /// A collection's items as found: embedded, with the include plan already merged in, or
     /// linked and not fetched yet.
-    enum CollectionItems: Sendable {
+    enum FoundItems: Sendable {
         case resources([JSONObject])
         case links([Link])
     }
@@ -69,26 +74,27 @@ struct Traverser: Sendable {
     /// ``items(of:nodes:includePath:)`` that leaves linked items unfetched: a pager fetches
     /// them as its consumer reaches them, each in a call of its own.
     func itemsOrLinks(of collection: HALResource, nodes: [IncludePlan.Node], includePath: String?) async throws
-        -> CollectionItems
+        -> FoundItems
     {
-        let count = collectionSize(collection)
+        let key = context.resolver.itemKey
+        let count = CollectionItems.count(in: collection, key: key)
         guard count <= context.maxItemsPerPage else {
             throw HalleyError(
                 code: .limitExceeded, includePath: includePath, url: collection.baseURL,
                 message: "the collection page holds \(count) items; the limit is \(context.maxItemsPerPage)")
         }
-        let key = LinkRelation(context.itemKey)
-        if let entry = collection.embedded.entry(for: key) {
-            return .resources(try await mergedAll(entry.resources, nodes: nodes))
-        }
-        if collection.links.contains(key),
-            case .links(let links, _) = try context.resolver.find(
-                key, named: nil, in: collection, includePath: includePath)
-        {
+        switch CollectionItems.place(in: collection, key: key) {
+        case .embeddedByKey:
+            return .resources(try await mergedAll(collection.embedded.resources(for: key), nodes: nodes))
+        case .linked:
+            guard
+                case .links(let links, _) = try context.resolver.find(
+                    key, named: nil, in: collection, includePath: includePath)
+            else { return .resources([]) }
             return .links(links)
-        }
-        switch collection.embedded.entries.count {
-        case 0:
+        case .onlyEmbedded:
+            return .resources(try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes))
+        case .none:
             if let problem = collection.embedded.problems.first, collection.embedded.problems.count == 1 {
                 // The one embedded relation holds plain values (Spring's CollectionModel<String>):
                 // they are data, not items that includes could be merged into.
@@ -98,9 +104,7 @@ struct Traverser: Sendable {
                     underlying: problem)
             }
             return .resources([])
-        case 1:
-            return .resources(try await mergedAll(collection.embedded.entries[0].resources, nodes: nodes))
-        default:
+        case .ambiguous:
             throw HalleyError(
                 code: .missingRelation, includePath: includePath, url: collection.baseURL,
                 message: "the collection has no \"\(key)\" items and several embedded relations ("
@@ -108,158 +112,85 @@ struct Traverser: Sendable {
         }
     }
 
-    /// How many items `items(of:)` would produce, without producing them.
-    private func collectionSize(_ collection: HALResource) -> Int {
-        let key = LinkRelation(context.itemKey)
-        if let entry = collection.embedded.entry(for: key) { return entry.resources.count }
-        if let count = collection.links.linkCount(for: key) { return count }
-        return collection.embedded.entries.count == 1 ? collection.embedded.entries[0].resources.count : 0
-    }
-
     // MARK: One relationship
 
-    private func relationship(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (
-        Outcome, LinkRelation?
-    ) {
+    private func relationship(_ node: IncludePlan.Node, of resource: HALResource, isLocal: Bool) async throws
+        -> (Outcome, LinkRelation?)
+    {
         do {
-            return try await resolve(node, of: resource)
+            return try await resolve(node, of: resource, isLocal: isLocal)
         } catch let error as HalleyError where context.collectsFailures {
             context.record(error)
             return (.missing, nil)
         }
     }
 
-    /// Where a relationship's data comes from (see ``RelationResolver/find(_:named:in:includePath:)``).
-    private func source(of node: IncludePlan.Node, in resource: HALResource) throws(HalleyError)
-        -> RelationResolver.Found
+    /// Follows the relation step of `node` (see ``RelationResolver/step(for:in:)``).
+    private func resolve(_ node: IncludePlan.Node, of resource: HALResource, isLocal: Bool) async throws
+        -> (Outcome, LinkRelation?)
     {
-        try context.resolver.find(node.segment.rel, named: node.segment.linkName, in: resource, includePath: node.path)
-    }
-
-    private func resolve(_ node: IncludePlan.Node, of resource: HALResource) async throws -> (Outcome, LinkRelation?) {
-        let rel = node.segment.rel
         let resolver = context.resolver
-        let links: [Link]
-        let isArray: Bool
-        switch try source(of: node, in: resource) {
-        case .embedded(let entry):
-            context.emit(.embeddedUsed(includePath: node.path, rel: rel, count: entry.resources.count))
-            return (try await embedded(entry, node: node, resource: resource), entry.rel)
-        case .missing:
-            context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
+        switch try resolver.step(for: node, in: resource) {
+        case .one(.missing), .many(.missing):
+            context.emit(.relationMissing(includePath: node.path, rel: node.segment.rel, url: resource.baseURL))
             return (.missing, nil)
-        case .links(let found, let foundArray):
-            (links, isArray) = (found, foundArray)
-        }
-
-        if !node.segment.isToMany {
-            guard let link = try resolver.single(links, rel: rel, in: resource, includePath: node.path) else {
-                context.emit(.relationMissing(includePath: node.path, rel: rel, url: resource.baseURL))
-                return (.missing, nil)
-            }
+        case .one(.embedded(let first, let entry)):
+            emitEmbedded(entry, for: node)
+            guard let first else { return (.missing, nil) }
+            return (.one(try await merged(first, nodes: node.children, isLocal: isLocal ? true : nil)), entry.rel)
+        case .many(.embedded(let entry)):
+            emitEmbedded(entry, for: node)
+            guard isLocal else { return (.many(try await mergedAll(entry.resources, nodes: node.children)), entry.rel) }
+            var items: [JSONObject] = []
+            items.reserveCapacity(entry.resources.count)
+            for item in entry.resources { items.append(try await merged(item, nodes: node.children, isLocal: true)) }
+            return (.many(items), entry.rel)
+        case .many(.embeddedCollection(let collection, let entry)):
+            emitEmbedded(entry, for: node)
+            return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), entry.rel)
+        case .one(.link(let link)):
             let url = try resolver.url(
                 of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
                 includePath: node.path)
             let document = try await context.document(at: url, includePath: node.path)
             return (.one(try await merged(document, nodes: node.children)), nil)
-        }
-
-        if isArray || node.segment.linkName != nil {
+        case .many(.links(let links)):
             let items = try await fetchedAll(
                 links, in: resource, nodes: node.children, includePath: node.path,
                 variables: node.variables, queryItems: node.queryItems)
             return (.many(items), nil)
+        case .many(.collection(let link)):
+            let url = try resolver.url(
+                of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
+                includePath: node.path)
+            let collection = try await context.document(at: url, includePath: node.path)
+            return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), nil)
         }
-        // One link to a to-many relation: it points at a collection resource.
-        guard let link = links.first else { return (.many([]), nil) }
-        let url = try resolver.url(
-            of: link, in: resource, variables: node.variables, queryItems: node.queryItems,
-            includePath: node.path)
-        let collection = try await context.document(at: url, includePath: node.path)
-        return (.many(try await items(of: collection, nodes: node.children, includePath: node.path)), nil)
     }
 
-    private func embedded(_ entry: EmbeddedResources.Entry, node: IncludePlan.Node, resource: HALResource) async throws
-        -> Outcome
-    {
-        if node.segment.isToMany {
-            // A single embedded object with its own items is a collection; otherwise it is one item.
-            if !entry.isArray, let single = entry.resources.first, isCollection(single) {
-                return .many(try await items(of: single, nodes: node.children, includePath: node.path))
-            }
-            return .many(try await mergedAll(entry.resources, nodes: node.children))
-        }
-        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path) else {
-            return .missing
-        }
-        return .one(try await merged(first, nodes: node.children))
+    private func emitEmbedded(_ entry: EmbeddedResources.Entry, for node: IncludePlan.Node) {
+        context.emit(.embeddedUsed(includePath: node.path, rel: node.segment.rel, count: entry.resources.count))
     }
 
-    // MARK: Without suspending
-
-    /// Whether merging `nodes` into `resource` needs any request. A relationship whose source
-    /// cannot be decided without an error counts as needing one, so the async path reports it.
+    /// Whether merging `nodes` into `resource` needs any request. A relationship whose step
+    /// cannot be decided without an error counts as needing one, so that the concurrent path
+    /// reports it.
     private func needsFetch(_ resource: HALResource, nodes: [IncludePlan.Node]) -> Bool {
         for node in nodes {
-            guard let source = try? source(of: node, in: resource) else { return true }
-            switch source {
-            case .missing:
+            guard let step = try? context.resolver.step(for: node, in: resource) else { return true }
+            switch step {
+            case .one(.missing), .many(.missing), .one(.embedded(nil, _)):
                 continue
-            case .links:
-                return true
-            case .embedded(let entry):
-                if node.segment.isToMany, !entry.isArray, let single = entry.resources.first, isCollection(single) {
-                    return true
-                }
+            case .one(.embedded(let first?, _)):
+                if needsFetch(first, nodes: node.children) { return true }
+            case .many(.embedded(let entry)):
                 if node.children.isEmpty { continue }
                 if entry.resources.contains(where: { needsFetch($0, nodes: node.children) }) { return true }
+            case .many(.embeddedCollection), .one(.link), .many(.links), .many(.collection):
+                return true
             }
         }
         return false
-    }
-
-    /// ``merged(_:nodes:)`` for a subtree that ``needsFetch(_:nodes:)`` found all embedded.
-    private func mergedLocally(_ resource: HALResource, nodes: [IncludePlan.Node]) throws -> JSONObject {
-        var object = resource.json
-        for node in nodes {
-            let outcome: Outcome
-            var embeddedRel: LinkRelation?
-            do {
-                switch try source(of: node, in: resource) {
-                case .embedded(let entry):
-                    context.emit(
-                        .embeddedUsed(includePath: node.path, rel: node.segment.rel, count: entry.resources.count))
-                    embeddedRel = entry.rel
-                    if node.segment.isToMany {
-                        outcome = .many(try entry.resources.map { try mergedLocally($0, nodes: node.children) })
-                    } else {
-                        guard let first = try context.resolver.single(entry, in: resource, includePath: node.path)
-                        else {
-                            outcome = .missing
-                            break
-                        }
-                        outcome = .one(try mergedLocally(first, nodes: node.children))
-                    }
-                case .missing:
-                    context.emit(.relationMissing(includePath: node.path, rel: node.segment.rel, url: resource.baseURL))
-                    outcome = .missing
-                case .links:
-                    // Unreachable: needsFetch(_:nodes:) walked the same sources and found no link.
-                    outcome = .missing
-                }
-            } catch let error as HalleyError where context.collectsFailures {
-                context.record(error)
-                outcome = .missing
-                embeddedRel = nil
-            }
-            place(outcome, embeddedRel: embeddedRel, for: node, into: &object)
-        }
-        return object
-    }
-
-    private func isCollection(_ resource: HALResource) -> Bool {
-        let key = LinkRelation(context.itemKey)
-        return resource.embedded.entry(for: key) != nil || resource.links.contains(key)
     }
 
     // MARK: Fan-out

@@ -35,8 +35,10 @@ Special routes:
     /endless                             200 with no Content-Length that streams forever, 64 KiB per ms
     /hang                                reads the request and never answers (up to 60 s)
     /loop                                302 to itself, forever
-    /linked-page?count=N[&tag=T]         a collection page whose N items are links only (no _embedded):
-                                         /linked-item/0?tag=T ... /linked-item/<N-1>?tag=T (N at most 100,000)
+    /linked-page?count=N[&tag=T][&next=<URL>]
+                                         a collection page whose N items are links only (no _embedded):
+                                         /linked-item/0?tag=T ... /linked-item/<N-1>?tag=T (N at most 100,000),
+                                         with a "next" link to <URL> when given
     /linked-item/<i>                     that item: a HAL document with "n": i
     /link-header?link=<value>[&link=...][&next=<href>][&echo=<text>]
                                          a HAL document sent with one Link header line per `link` query item,
@@ -132,14 +134,18 @@ def _spring_orders(host, path, query, honour_page, total=95):
 
 def _linked_page(query):
     """A collection page made of links: `count` items in `_links.item`, none embedded, each
-    carrying the `tag` query item so a test finds its own requests in the shared log."""
+    carrying the `tag` query item so a test finds its own requests in the shared log; a
+    `next` link when the query names one."""
     try:
         count = min(max(int(query.get("count", ["0"])[0]), 0), 100_000)
     except ValueError:
         count = 0
     tag = urllib.parse.quote(query.get("tag", [""])[0], safe="")
     items = [{"href": "/linked-item/%d?tag=%s" % (n, tag)} for n in range(count)]
-    return {"_links": {"self": {"href": "/linked-page?count=%d&tag=%s" % (count, tag)}, "item": items}}
+    links = {"self": {"href": "/linked-page?count=%d&tag=%s" % (count, tag)}, "item": items}
+    if query.get("next"):
+        links["next"] = {"href": query["next"][0]}
+    return {"_links": links}
 
 
 class Handler(loopback_server.QuietHandler):
