@@ -320,7 +320,9 @@ final class CurlTransfer {
             if let security = securityError(
                 code: code, detail: String(cString: handle.errorBuffer), connectCode: connectCode)
             {
-                return .failure(security)
+                // A TLS or proxy failure in the shared vocabulary; a client identity that
+                // cannot be used stays the configuration error it is.
+                return .failure(TransportError(classifying: security, url: job.url) ?? security)
             }
             let error = error(for: code)
             var connectionsMade = 1
@@ -340,8 +342,9 @@ final class CurlTransfer {
             CurlReply(status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body))
     }
 
-    /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
-    /// (which turns `.timedOut` into a timeout) see one kind of transport error.
+    /// A libcurl failure as a ``TransportError`` whose code the other requesters give for the
+    /// same failure, keeping the `URLError` URLSession would give (with the CURLcode in its
+    /// `userInfo`) as the underlying error.
     private func error(for code: Int32) -> any Error {
         let detail = String(cString: handle.errorBuffer)
         if code == CurlABI.Code.outOfMemory && !headersComplete {
@@ -366,11 +369,22 @@ final class CurlTransfer {
         default: urlCode = .unknown
         }
         let message = Self.message(for: code) + (detail.isEmpty ? "" : ": " + detail)
-        return URLError(
+        let urlError = URLError(
             urlCode,
             userInfo: [
                 NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: job.url, "CURLcode": Int(code),
             ])
+        guard var transportCode = TransportError.code(of: urlError) else { return urlError }
+        if code == CurlABI.Code.couldNotConnect {
+            // libcurl 7.88 says "Couldn't connect to server" for a refusal and an unreachable
+            // host alike; the socket's errno tells them apart.
+            var number = 0
+            _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.osErrno, &number)
+            transportCode = TransportError.code(ofErrno: Int32(truncatingIfNeeded: number)) ?? .connectionRefused
+        }
+        // Where libcurl's words only repeat the code, they are left to the underlying error.
+        let repeats = [.hostNotFound, .connectionRefused, .timedOut].contains(transportCode)
+        return TransportError(code: transportCode, url: job.url, detail: repeats ? "" : detail, underlying: urlError)
     }
 
     /// `curl_easy_strerror`, with the number.
