@@ -415,7 +415,8 @@ final class RequestPipeline: Sendable {
                     RequestRecord(
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: duration, status: response.status,
-                        bytes: response.body.count, error: nil, attempt: attempt)))
+                        bytes: response.body.count, error: nil, attempt: attempt, headers: response.headers,
+                        metrics: response.metrics)))
         }
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {

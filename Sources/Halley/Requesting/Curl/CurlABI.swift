@@ -15,6 +15,7 @@ enum CurlABI {
         static let headerData: Int32 = 10_029  // CURLOPT_HEADERDATA
         static let sslVersion: Int32 = 32  // CURLOPT_SSLVERSION
         static let customRequest: Int32 = 10_036  // CURLOPT_CUSTOMREQUEST
+        static let verbose: Int32 = 41  // CURLOPT_VERBOSE: feeds the TLS version callback
         static let noBody: Int32 = 44  // CURLOPT_NOBODY
         static let post: Int32 = 47  // CURLOPT_POST
         static let followLocation: Int32 = 52  // CURLOPT_FOLLOWLOCATION
@@ -72,7 +73,7 @@ enum CurlABI {
         static let osErrno: Int32 = 0x20_0000 + 25  // CURLINFO_OS_ERRNO
         static let primaryIP: Int32 = 0x10_0000 + 32  // CURLINFO_PRIMARY_IP
         static let primaryPort: Int32 = 0x20_0000 + 40  // CURLINFO_PRIMARY_PORT
-        static let activeSocket: Int32 = 0x50_0000 + 44  // CURLINFO_ACTIVESOCKET (7.45)
+        static let localPort: Int32 = 0x20_0000 + 42  // CURLINFO_LOCAL_PORT
         static let httpVersion: Int32 = 0x20_0000 + 46  // CURLINFO_HTTP_VERSION (7.50)
         static let totalTime: Int32 = 0x60_0000 + 50  // CURLINFO_TOTAL_TIME_T (7.61), microseconds
         static let nameLookupTime: Int32 = 0x60_0000 + 51  // CURLINFO_NAMELOOKUP_TIME_T

@@ -223,6 +223,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 job.proxyHeaderLines = proxyLines
             }
             job.identityNames = identityNames
+            job.collectsMetrics = request.collectsMetrics
             let reply: CurlReply
             do {
                 reply = try await perform(job)
@@ -244,7 +245,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
             // The first hop goes where the caller sent it (the engine only gives credentials to
             // trusted origins); the chain checks every later one.
             guard try chain.follow(status: reply.status, location: reply.headers["Location"]) else {
-                return ResourceResponse(status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
+                var response = ResourceResponse(
+                    status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
+                response.metrics = reply.metrics
+                return response
             }
         }
     }
