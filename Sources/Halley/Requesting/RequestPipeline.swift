@@ -405,7 +405,7 @@ final class RequestPipeline: Sendable {
                         code: .limitExceeded, includePath: request.includePath, url: request.url,
                         message: error.summary, underlying: error))
             }
-            return .failure(transportFailure(error, of: request))
+            return .failure(transportFailure(error, of: request, after: duration))
         }
         let duration = ContinuousClock.now - started
         semaphore.release()
@@ -431,7 +431,9 @@ final class RequestPipeline: Sendable {
 
     /// What a requester threw, as the call's error: a transport failure in the shared
     /// vocabulary (``TransportError``), a timeout as ``HalleyError/Code/timeout``.
-    private func transportFailure(_ error: any Error, of request: ResourceRequest) -> HalleyError {
+    private func transportFailure(_ error: any Error, of request: ResourceRequest, after elapsed: Duration)
+        -> HalleyError
+    {
         guard let transport = TransportError(classifying: error, url: request.url) else {
             // A requester's own error type: kept as it is, under the host's name.
             let host = request.url.host ?? request.url.absoluteString
@@ -444,14 +446,17 @@ final class RequestPipeline: Sendable {
                 code: .transport, includePath: request.includePath, url: request.url, message: transport.description,
                 underlying: transport)
         }
-        // A requester that enforces the limit times out because of it; any other one timed
-        // out by a rule of its own first.
+        // A requester that enforces the limit times out because of it; any other one that
+        // times out at the limit (URLSession's timer, set to the same value) ran into it too,
+        // and one that times out well before it had a rule of its own.
         let message =
-            if let timeout, watchdog == nil {
+            if let timeout, watchdog == nil || elapsed >= timeout * 0.9 {
                 Self.attemptTimeoutMessage(timeout, url: request.url)
+            } else if let timeout {
+                "\(TransportError(code: .timedOut, url: request.url, limit: elapsed).summary), a limit of the "
+                    + "requester's own, before the \(timeout.spoken) allowed for each attempt"
             } else {
-                "\(TransportError(code: .timedOut, url: request.url).summary) (the requester's own time limit ran out "
-                    + "before the one for each attempt)"
+                TransportError(code: .timedOut, url: request.url).summary
             }
         return HalleyError(
             code: .timeout, includePath: request.includePath, url: request.url, message: message,

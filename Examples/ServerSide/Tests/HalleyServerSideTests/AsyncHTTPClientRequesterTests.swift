@@ -94,12 +94,12 @@ import Testing
         await #expect {
             _ = try await requester.response(for: ResourceRequest(url: server.url("/loop")))
         } throws: { error in
-            (error as? RedirectError)?.reason == .tooManyRedirects(limit: 3)
+            (error as? TransportError)?.redirectError?.reason == .tooManyRedirects(limit: 3)
         }
         await #expect {
             _ = try await requester.response(for: ResourceRequest(url: server.url("/redirect?to=file:///etc/passwd")))
         } throws: { error in
-            (error as? RedirectError)?.reason == .unsupportedScheme("file")
+            (error as? TransportError)?.redirectError?.reason == .unsupportedScheme("file")
         }
         try await requester.shutdown()
     }
@@ -195,7 +195,7 @@ import Testing
         await #expect {
             _ = try await requester.response(for: slow)
         } throws: { error in
-            (error as? URLError)?.code == .timedOut
+            (error as? TransportError)?.code == .timedOut
         }
         // An endless body with no size limit: only the timeout ends it.
         var endless = ResourceRequest(url: server.url("/endless"), timeout: .milliseconds(500))
@@ -203,7 +203,7 @@ import Testing
         await #expect {
             _ = try await requester.response(for: endless)
         } throws: { error in
-            (error as? URLError)?.code == .timedOut
+            (error as? TransportError)?.code == .timedOut
         }
 
         var options = CallOptions()
