@@ -226,7 +226,7 @@ extension TransportError {
             if case .tooManyRedirects = error.reason { code = .tooManyRedirects } else { code = .redirectRefused }
             self.init(code: code, url: error.url, underlying: error)
         case let error as URLError:
-            guard let code = Self.code(of: error) else { return nil }
+            guard let code = Self.curlCode(of: error) ?? Self.code(of: error) else { return nil }
             let detail = (error.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
             self.init(code: code, url: url, detail: detail, underlying: error)
         case let error as POSIXError:
@@ -255,6 +255,32 @@ extension TransportError {
         case .secureConnectionFailed: return .tlsHandshakeFailed
         case .cancelled, .badURL, .unsupportedURL, .userCancelledAuthentication: return nil
         default: return .other
+        }
+    }
+
+    /// The code of a `URLError` FoundationNetworking made from a libcurl failure, as
+    /// ``CurlRequester`` reads the same failure: it reports several as `.unknown`, with the
+    /// CURLcode in `userInfo` or only libcurl's message; `nil` when neither says.
+    static func curlCode(of error: URLError) -> Code? {
+        guard let curlCode = error.userInfo["CURLcode"] as? Int else {
+            guard error.code == .unknown, let message = error.userInfo[NSLocalizedDescriptionKey] as? String else {
+                return nil
+            }
+            let ended = [
+                "transfer closed with", "Recv failure", "Send failure", "Empty reply from server",
+                "Failure when receiving data", "Connection reset", "HTTP/2 stream",
+            ]
+            return ended.contains { message.hasPrefix($0) } ? .connectionReset : nil
+        }
+        switch curlCode {
+        case 6: return .hostNotFound  // CURLE_COULDNT_RESOLVE_HOST
+        case 7: return .connectionRefused  // CURLE_COULDNT_CONNECT
+        case 8: return .badResponse  // CURLE_WEIRD_SERVER_REPLY
+        case 28: return .timedOut  // CURLE_OPERATION_TIMEDOUT
+        // CURLE_HTTP2, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR,
+        // CURLE_RECV_ERROR, CURLE_HTTP2_STREAM: the connection ended before the response did.
+        case 16, 18, 52, 55, 56, 92: return .connectionReset
+        default: return nil
         }
     }
 
