@@ -149,6 +149,50 @@ int halley_curl_easy_getinfo_pointer(halley_curl_easy *easy, int info, void **va
     return curl.easy_getinfo(easy, info, value);
 }
 
+int halley_curl_easy_getinfo_offset(halley_curl_easy *easy, int info, int64_t *value) {
+    long long offset = 0;
+    int code = curl.easy_getinfo(easy, info, &offset);
+    *value = (int64_t)offset;
+    return code;
+}
+
+enum {
+    HALLEY_CURLINFO_TEXT = 0,
+    HALLEY_CURLOPT_DEBUGFUNCTION = 20094,
+    HALLEY_CURLOPT_DEBUGDATA = 10095,
+    HALLEY_TLS_VERSION_SIZE = 16
+};
+
+// libcurl's `curl_debug_callback`. Only informational text is looked at, and only its one line
+// naming the negotiated TLS version; headers and data pass by untouched.
+static int tls_version_debug(void *easy, int type, char *data, size_t size, void *context) {
+    (void)easy;
+    static const char prefix[] = "SSL connection using ";
+    const size_t prefix_length = sizeof prefix - 1;
+    if (type != HALLEY_CURLINFO_TEXT || context == NULL || size <= prefix_length ||
+        memcmp(data, prefix, prefix_length) != 0) {
+        return 0;
+    }
+    char *buffer = context;
+    size_t length = 0;
+    const char *version = data + prefix_length;
+    while (length < HALLEY_TLS_VERSION_SIZE - 1 && length < size - prefix_length && version[length] != ' ' &&
+           version[length] != '/' && version[length] != '\n' && version[length] != '\r') {
+        buffer[length] = version[length];
+        length++;
+    }
+    buffer[length] = '\0';
+    return 0;
+}
+
+int halley_curl_easy_set_tls_version_buffer(halley_curl_easy *easy, char *buffer) {
+    int code = curl.easy_setopt(easy, HALLEY_CURLOPT_DEBUGFUNCTION, tls_version_debug);
+    if (code != 0) {
+        return code;
+    }
+    return curl.easy_setopt(easy, HALLEY_CURLOPT_DEBUGDATA, (void *)buffer);
+}
+
 const char *halley_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
 
 halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line) {

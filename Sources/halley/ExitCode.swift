@@ -71,7 +71,9 @@ enum ErrorReport {
 
     /// `message (include path "p", URL u)`, leaving out what the message already names
     /// (HTTP errors name the URL, include path errors the path), so the line stays short.
+    /// Where the library's advice names a setting, the tool names its option instead.
     static func message(for error: HalleyError) -> String {
+        let message = advised(error)
         var context: [String] = []
         if let path = error.includePath, !error.message.contains("include path \"\(path)\"") {
             context.append("include path \"\(path)\"")
@@ -79,6 +81,34 @@ enum ErrorReport {
         if let url = error.url, !error.message.contains(url.absoluteString) {
             context.append("URL \(url.absoluteString)")
         }
-        return context.isEmpty ? error.message : "\(error.message) (\(context.joined(separator: ", ")))"
+        return context.isEmpty ? message : "\(message) (\(context.joined(separator: ", ")))"
+    }
+
+    /// The error's message with the tool's advice: `--cacert` rather than
+    /// `TLSConfiguration.trustRoots`, `--timeout` and `--deadline` for the time limits.
+    static func advised(_ error: HalleyError) -> String {
+        guard let transport = error.transportError else {
+            // A call's deadline names no single request.
+            return error.code == .timeout && error.message.hasPrefix("the whole call")
+                ? error.message + "; allow more with --deadline" : error.message
+        }
+        if error.code == .timeout {
+            guard let attempts = error.message.range(of: " (after ") else {
+                return error.message + "; allow more with --timeout"
+            }
+            return error.message[..<attempts.lowerBound] + "; allow more with --timeout"
+                + error.message[attempts.lowerBound...]
+        }
+        guard error.message.hasPrefix(transport.description) else { return error.message }
+        let advice: String?
+        switch transport.code {
+        case .untrustedCertificate: advice = "give its CA with --cacert"
+        case .clientCertificateRequired: advice = "give one with --cert and --key"
+        case .pinnedKeyMismatch: advice = "check --pinned-pubkey"
+        case .tlsProtocolVersion: advice = nil
+        default: return error.message
+        }
+        let sentence = transport.summary + (advice.map { "; " + $0 } ?? "")
+        return sentence + error.message.dropFirst(transport.description.count)
     }
 }

@@ -15,7 +15,7 @@ struct FormsCommand {
     /// - Returns: ``ExitCode/success``, also when some templates are malformed or there are
     ///   none (a note says so).
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(tracing: false, console: console)
+        let reporter = TraversalReporter(arguments.request, console: console)
         let session = try Session(arguments.request, observer: reporter.observe, acceptsForms: true)
         let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         let blocks = resource.forms.forms.map { form in

@@ -11,7 +11,7 @@ struct GetCommand {
     /// - Returns: ``ExitCode/success``; failures are thrown.
     /// - Throws: ``HalleyError`` and the other errors ``ErrorReport`` maps to exit codes.
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(tracing: arguments.trace, console: console)
+        let reporter = TraversalReporter(arguments.request, tracing: arguments.trace, console: console)
         let session = try Session(
             arguments.request, maxConcurrency: arguments.maxConcurrency,
             preference: arguments.preferLinks ? .links : .embedded,

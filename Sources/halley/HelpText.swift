@@ -37,9 +37,10 @@ enum HelpText {
           halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
               --include "[contacts].website"
 
-        Every command that sends requests takes --timeout, --deadline and --retries, and the
-        TLS, proxy and HTTP version options of curl: --cacert, --cert, --key, --pass,
-        --pinned-pubkey, -k/--insecure, -x/--proxy, --noproxy, --http1.1, --http2.
+        Every command that sends requests takes --timeout, --deadline and --retries,
+        -i/--show-headers and -v/--verbose, and the TLS, proxy and HTTP version options of
+        curl: --cacert, --cert, --key, --pass, --pinned-pubkey, -k/--insecure, -x/--proxy,
+        --noproxy, --http1.1, --http2.
 
         \(exitStatus)
         """
@@ -77,6 +78,11 @@ enum HelpText {
                                   network errors, timeouts and 408, 429, 502, 503, 504, with
                                   backoff from 0.2 s and Retry-After honoured; GET, HEAD, PUT,
                                   DELETE and OPTIONS only, never POST or PATCH
+          -i, --show-headers      print each response's status line and header fields on
+                                  stderr: "< HTTP/2 200 OK (GET URL)", then "< Name: value"
+          -v, --verbose           print a trace line per request (see TRACE in 'halley get
+                                  --help'), each followed by its connection line: address,
+                                  new or reused, protocol, TLS version and timings
         """
 
     /// The TLS, proxy and HTTP version options, shared by the help texts of every command that
@@ -115,6 +121,7 @@ enum HelpText {
                      [--header "Name: Value"]... [--max-concurrency N] [--allow-partial]
                      [--prefer-links] [--allow-origin ORIGIN]... [--compact] [--trace]
                      [--fixtures DIR] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
+                     [-i] [-v]
                      [TLS, proxy and HTTP version options]
 
         Fetches the resource, follows every --include (using _embedded when present), and
@@ -163,6 +170,11 @@ enum HelpText {
           STATUS is the HTTP status, or "failed" when no response came (bytes=0 then);
           start is the offset from the beginning of the call; PATH is the include path that
           caused the request, "(root)" for the root, and runs to the end of the line.
+          With -v (which implies --trace) each is followed by its connection:
+            trace:   via=ADDRESS:PORT connection=new|reused protocol=HTTP/2 tls=TLSv1.3
+                     dns=D.DDms connect=D.DDms tls-handshake=D.DDms first-byte=D.DDms
+                     total=D.DDms
+          on one line; tls=none over plain http, and times run from the request's start.
           Then a waterfall, one row per request in start order:
             waterfall: N requests in T.TTms, 1 column = C.CCms
               #1 |=====          ...          | S.SSms +D.DDms PATH URL

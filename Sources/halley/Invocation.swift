@@ -45,6 +45,13 @@ enum Invocation {
         OptionSpec(name: "--http2", kind: .flag),
     ]
 
+    /// `-i`/`--show-headers` and `-v`/`--verbose`, as curl spells them: every command that
+    /// sends requests takes them.
+    private static let outputOptions = [
+        OptionSpec(name: "--show-headers", kind: .flag, aliases: ["-i"]),
+        OptionSpec(name: "--verbose", kind: .flag, aliases: ["-v"]),
+    ]
+
     /// `--header`, and curl's `-H` for it.
     private static let header = OptionSpec(name: "--header", kind: .repeatable, aliases: ["-H"])
 
@@ -61,12 +68,12 @@ enum Invocation {
             OptionSpec(name: "--compact", kind: .flag),
             OptionSpec(name: "--trace", kind: .flag),
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions,
+        ] + policyOptions + transportOptions + outputOptions,
         "links": [
             OptionSpec(name: "--var", kind: .repeatable),
             header,
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions,
+        ] + policyOptions + transportOptions + outputOptions,
         "expand": [
             OptionSpec(name: "--var", kind: .repeatable)
         ],
@@ -74,7 +81,7 @@ enum Invocation {
             OptionSpec(name: "--var", kind: .repeatable),
             header,
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions,
+        ] + policyOptions + transportOptions + outputOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
@@ -82,14 +89,14 @@ enum Invocation {
             header,
             OptionSpec(name: "--allow-origin", kind: .repeatable),
             OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions,
+        ] + policyOptions + transportOptions + outputOptions,
         "send": [
             OptionSpec(name: "--rel", kind: .single),
             OptionSpec(name: "--data", kind: .single),
             OptionSpec(name: "--var", kind: .repeatable),
             header,
             OptionSpec(name: "--allow-origin", kind: .repeatable),
-        ] + policyOptions + transportOptions,
+        ] + policyOptions + transportOptions + outputOptions,
     ]
 
     /// The request options of a command that sends requests.
@@ -182,6 +189,10 @@ struct RequestArguments {
     let policy: PolicyArguments
     /// TLS, proxy and HTTP version.
     let transport: TransportArguments
+    /// `-i`/`--show-headers`: each response's status and header fields on stderr.
+    let showHeaders: Bool
+    /// `-v`/`--verbose`: a trace line per request with its connection, protocols and timings.
+    let verbose: Bool
 
     /// Reads the shared options of `command` and its single operand.
     init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
@@ -205,6 +216,8 @@ struct RequestArguments {
         }
         policy = try PolicyArguments(scanned, command: command)
         transport = try TransportArguments(scanned, command: command)
+        showHeaders = scanned.has("--show-headers")
+        verbose = scanned.has("--verbose")
         if fixtures != nil, let given = transport.givenOptions.first {
             throw ToolError.usage("\(given) has no effect with --fixtures, which sends no request", command: command)
         }

@@ -13,7 +13,7 @@ struct LinksCommand {
     ///
     /// - Returns: ``ExitCode/success``, also when some links are malformed (they are listed).
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(tracing: false, console: console)
+        let reporter = TraversalReporter(arguments.request, console: console)
         let session = try Session(arguments.request, observer: reporter.observe)
         let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         console.out(TextTable.render(header: Self.header, rows: Self.rows(of: resource.links)))

@@ -13,7 +13,7 @@ struct SendCommand {
     /// - Throws: ``HalleyError`` for anything else (`.http` for a non-2xx answer, `.missingRelation`
     ///   for a `--rel` the resource lacks, `.timeout`, ...), which ``ErrorReport`` maps to exit codes.
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(tracing: false, console: console)
+        let reporter = TraversalReporter(arguments.request, console: console)
         let session = try Session(arguments.request, observer: reporter.observe)
         let method = arguments.method
         if let retries = arguments.request.policy.retries, retries > 0,

@@ -48,6 +48,11 @@ struct Session {
         options.requestTimeout = request.policy.timeout
         options.retryPolicy = request.policy.retries.map { RetryPolicy(maxAttempts: $0 + 1) }
         options.deadline = request.policy.deadline
+        if request.verbose || request.showHeaders {
+            // -v and -i: ask the requester how each response travelled (libcurl measures it);
+            // -i names the response's protocol from it.
+            options.configureRequest = { request in request.collectsMetrics = true }
+        }
         deadline = request.policy.deadline
         self.options = options
 

@@ -13,7 +13,7 @@ struct SubmitCommand {
     /// - Throws: ``ToolError`` (exit 3) after one `invalid:` line per failing property when
     ///   the values break the template; ``HalleyError`` otherwise.
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(tracing: false, console: console)
+        let reporter = TraversalReporter(arguments.request, console: console)
         let session = try Session(arguments.request, observer: reporter.observe, acceptsForms: true)
         let resource = try await session.manager.document(at: session.rootURL, options: session.callOptions())
         let form = try resource.form(arguments.form)

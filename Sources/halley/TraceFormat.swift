@@ -1,6 +1,10 @@
 import Foundation
 import Halley
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The `--trace` text: one line per request and the waterfall. The formats are documented
 /// in `halley get --help`; scripts and tests parse them, so change both together.
 enum TraceFormat {
@@ -17,6 +21,46 @@ enum TraceFormat {
         return "trace: \(record.method.rawValue) \(record.url.absoluteString) status=\(status) bytes=\(bytes) "
             + "start=\(milliseconds(record.start))ms duration=\(milliseconds(record.duration ?? .zero))ms "
             + "include=\(includeLabel(record))"
+    }
+
+    /// `-v`'s line under each trace line: `trace:   via=127.0.0.1:8443 connection=new
+    /// protocol=HTTP/2 tls=TLSv1.3 dns=0.05ms connect=0.21ms tls-handshake=3.40ms
+    /// first-byte=4.10ms total=4.30ms`. `tls=none` over plain HTTP; a value the requester did
+    /// not report is left out, and a requester that reports none gives
+    /// `trace:   connection details not reported by this requester`.
+    static func connectionLine(_ record: RequestRecord) -> String {
+        guard let metrics = record.metrics else {
+            return "trace:   connection details not reported by this requester"
+        }
+        var fields: [String] = []
+        if let address = metrics.remoteAddress {
+            let host = address.contains(":") ? "[\(address)]" : address
+            fields.append("via=" + (metrics.remotePort.map { "\(host):\($0)" } ?? host))
+        }
+        if let reused = metrics.reusedConnection { fields.append("connection=" + (reused ? "reused" : "new")) }
+        if let version = metrics.httpVersion { fields.append("protocol=\(version)") }
+        fields.append("tls=\(metrics.tlsVersion ?? "none")")
+        for (name, value) in [
+            ("dns", metrics.nameLookup), ("connect", metrics.connect), ("tls-handshake", metrics.tlsHandshake),
+            ("first-byte", metrics.firstByte), ("total", metrics.total),
+        ] {
+            if let value { fields.append("\(name)=\(milliseconds(value))ms") }
+        }
+        return "trace:   " + fields.joined(separator: " ")
+    }
+
+    /// `-i`'s lines for a response: `< HTTP/2 200 OK (GET URL)`, then `< Name: value` per
+    /// header field; none for a request that got no response.
+    static func headerLines(_ record: RequestRecord) -> [String] {
+        guard let status = record.status else { return [] }
+        let version = record.metrics?.httpVersion ?? "HTTP"
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        var lines = [
+            "< \(version) \(status)\(reason.isEmpty ? "" : " " + reason) (\(record.method.rawValue) "
+                + "\(record.url.absoluteString))"
+        ]
+        for field in record.headers ?? [:] { lines.append("< \(field.name): \(field.value)") }
+        return lines
     }
 
     /// The waterfall: a header line, then one row per request in start order, e.g.

@@ -14,12 +14,22 @@ final class TraversalReporter: Sendable {
 
     private let state = LockedValue(State())
     private let tracing: Bool
+    private let verbose: Bool
+    private let showHeaders: Bool
     private let console: Console
 
-    /// Creates a reporter; `tracing` turns on the per-request lines.
-    init(tracing: Bool, console: Console) {
-        self.tracing = tracing
+    /// Creates a reporter; `tracing` turns on the per-request lines, `verbose` adds each
+    /// request's connection line to them, `showHeaders` prints each response's head.
+    init(tracing: Bool, verbose: Bool = false, showHeaders: Bool = false, console: Console) {
+        self.tracing = tracing || verbose
+        self.verbose = verbose
+        self.showHeaders = showHeaders
         self.console = console
+    }
+
+    /// A reporter for a command's `-v` and `-i`; `tracing` is `get --trace`.
+    convenience init(_ request: RequestArguments, tracing: Bool = false, console: Console) {
+        self.init(tracing: tracing, verbose: request.verbose, showHeaders: request.showHeaders, console: console)
     }
 
     /// The library's observer: quick, thread-safe, prints whole lines.
@@ -27,7 +37,12 @@ final class TraversalReporter: Sendable {
         switch event {
         case .requestFinished(let record):
             state.withLock { $0.records.append(record) }
-            if tracing { console.err(TraceFormat.line(record)) }
+            // One write per request, so a request's lines stay together under concurrency.
+            var lines: [String] = []
+            if tracing { lines.append(TraceFormat.line(record)) }
+            if verbose { lines.append(TraceFormat.connectionLine(record)) }
+            if showHeaders { lines += TraceFormat.headerLines(record) }
+            console.err(lines: lines)
         case .deprecatedLinkFollowed(let includePath, let url, let deprecation):
             // HAL draft 5.4: clients SHOULD warn when following a deprecated link.
             let path = includePath.map { " (include path \"\($0)\")" } ?? ""

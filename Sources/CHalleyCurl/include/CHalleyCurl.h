@@ -44,6 +44,15 @@ int halley_curl_easy_setopt_callback(halley_curl_easy *easy, int option, halley_
 int halley_curl_easy_setopt_blob(halley_curl_easy *easy, int option, const void *data, size_t length);
 int halley_curl_easy_getinfo_long(halley_curl_easy *easy, int info, long *value);
 int halley_curl_easy_getinfo_pointer(halley_curl_easy *easy, int info, void **value);
+/// A `CURLINFO_OFF_T` value (libcurl's 64-bit `curl_off_t`).
+int halley_curl_easy_getinfo_offset(halley_curl_easy *easy, int info, int64_t *value);
+
+/// Installs a debug callback (`CURLOPT_DEBUGFUNCTION`) that reads nothing but the TLS version
+/// libcurl reports when it makes a TLS connection ("SSL connection using TLSv1.3 / ..."),
+/// copied NUL-terminated into `buffer` (at least 16 bytes, which must outlive the handle).
+/// The callback runs only while `CURLOPT_VERBOSE` is on; with it installed, libcurl never
+/// writes its verbose text to stderr.
+int halley_curl_easy_set_tls_version_buffer(halley_curl_easy *easy, char *buffer);
 const char *halley_curl_easy_strerror(int code);
 
 halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line);

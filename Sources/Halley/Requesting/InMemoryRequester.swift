@@ -104,7 +104,7 @@ public actor InMemoryRequester: RequesterInterface {
 
     /// Answers from the registered routes; `404` for unknown URLs.
     ///
-    /// - Throws: `URLError(.timedOut)` when the route's latency, or the latency and its
+    /// - Throws: ``TransportError`` with the code ``TransportError/Code/timedOut`` when the route's latency, or the latency and its
     ///   handler together, would pass ``ResourceRequest/timeout``; `CancellationError`; what a
     ///   handler throws.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
@@ -119,7 +119,7 @@ public actor InMemoryRequester: RequesterInterface {
         if latency > .zero {
             if let limit = remaining, limit <= latency {
                 try await Task.sleep(for: limit)
-                throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+                throw TransportError(code: .timedOut, url: request.url, limit: request.timeout)
             }
             try await Task.sleep(for: latency)
             remaining = remaining.map { $0 - latency }
@@ -129,7 +129,7 @@ public actor InMemoryRequester: RequesterInterface {
         if !handlers.isEmpty, let handler = handlers[key] {
             guard let remaining else { return try await handler(request) }
             // A handler may take any time: it is held to what is left of the limit.
-            let timedOut = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+            let timedOut = TransportError(code: .timedOut, url: request.url, limit: request.timeout)
             return try await withTimeLimit(remaining, { try await handler(request) }, timeoutError: { timedOut })
         }
         guard let route else {
@@ -143,7 +143,7 @@ public actor InMemoryRequester: RequesterInterface {
     }
 
     /// `true`: every answer, latency and handlers included, comes within ``ResourceRequest/timeout``
-    /// or fails with `URLError(.timedOut)`.
+    /// or fails with ``TransportError/Code/timedOut``.
     public nonisolated var enforcesRequestTimeout: Bool { true }
 
     private static func key(_ url: String) -> String { url }

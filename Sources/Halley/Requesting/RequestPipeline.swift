@@ -109,11 +109,24 @@ final class RequestPipeline: Sendable {
         defer { watchdog?.stop() }
         guard let deadline else { return try await body() }
         return try await withTimeLimit(deadline, body) {
-            let pending = inFlight.get().keys.sorted()
-            return HalleyError(
-                code: .timeout,
-                message: "the whole call's deadline of \(deadline) passed with \(pending.count) request(s) pending"
-                    + (pending.isEmpty ? "" : ": " + pending.joined(separator: ", ")))
+            HalleyError(code: .timeout, message: Self.deadlineMessage(deadline, pending: inFlight.get().keys.sorted()))
+        }
+    }
+
+    /// The most pending URLs a deadline's message names; the rest are counted.
+    static let namedPendingURLs = 3
+
+    /// `the whole call ran out of its 100 ms deadline with 256 requests pending: a, b, c and
+    /// 253 more`: short however wide the fan-out.
+    static func deadlineMessage(_ deadline: Duration, pending: [String]) -> String {
+        let start = "the whole call ran out of its \(deadline.spoken) deadline"
+        switch pending.count {
+        case 0: return start
+        case 1: return "\(start) with 1 request pending: \(pending[0])"
+        default:
+            let named = pending.prefix(namedPendingURLs).joined(separator: ", ")
+            let rest = pending.count - namedPendingURLs
+            return "\(start) with \(pending.count) requests pending: \(named)" + (rest > 0 ? " and \(rest) more" : "")
         }
     }
 
@@ -419,20 +432,6 @@ final class RequestPipeline: Sendable {
                         error: String(describing: error), attempt: attempt)))
             if let error = error as? HalleyError { return .failure(error) }
             if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            if let urlError = error as? URLError, urlError.code == .timedOut {
-                // A requester that enforces the limit times out because of it; any other one
-                // timed out by a rule of its own first.
-                let message =
-                    if let timeout, watchdog == nil {
-                        Self.attemptTimeoutMessage(timeout)
-                    } else {
-                        "the requester timed out before the per-attempt limit"
-                    }
-                return .failure(
-                    HalleyError(
-                        code: .timeout, includePath: request.includePath, url: request.url, message: message,
-                        underlying: error))
-            }
             if let error = error as? ResponseBodyTooLargeError {
                 return .failure(
                     HalleyError(
@@ -445,10 +444,7 @@ final class RequestPipeline: Sendable {
                         code: .limitExceeded, includePath: request.includePath, url: request.url,
                         message: error.summary, underlying: error))
             }
-            return .failure(
-                HalleyError(
-                    code: .transport, includePath: request.includePath, url: request.url,
-                    message: "request failed: \(error)", underlying: error))
+            return .failure(transportFailure(error, of: request, after: duration))
         }
         let duration = ContinuousClock.now - started
         semaphore.release()
@@ -458,7 +454,8 @@ final class RequestPipeline: Sendable {
                     RequestRecord(
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: duration, status: response.status,
-                        bytes: response.body.count, error: nil, attempt: attempt)))
+                        bytes: response.body.count, error: nil, attempt: attempt, headers: response.headers,
+                        metrics: response.metrics)))
         }
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {
@@ -471,6 +468,42 @@ final class RequestPipeline: Sendable {
         return .response(response)
     }
 
+    /// What a requester threw, as the call's error: a transport failure in the shared
+    /// vocabulary (``TransportError``), a timeout as ``HalleyError/Code/timeout``.
+    private func transportFailure(_ error: any Error, of request: ResourceRequest, after elapsed: Duration)
+        -> HalleyError
+    {
+        guard let transport = TransportError(classifying: error, url: request.url) else {
+            // A requester's own error type: kept as it is, under the host's name.
+            let host = request.url.host ?? request.url.absoluteString
+            return HalleyError(
+                code: .transport, includePath: request.includePath, url: request.url,
+                message: "the request to \(host) failed: \(error)", underlying: error)
+        }
+        guard transport.code == .timedOut else {
+            return HalleyError(
+                code: .transport, includePath: request.includePath, url: request.url, message: transport.description,
+                underlying: transport)
+        }
+        // A requester that enforces the limit times out because of it; any other one that
+        // times out at the limit (URLSession's timer, set to the same value) ran into it too,
+        // and one that times out well before it had a rule of its own.
+        let message =
+            if let timeout, watchdog == nil || elapsed >= timeout * 0.9 {
+                Self.attemptTimeoutMessage(timeout, url: request.url)
+            } else if let timeout {
+                "\(TransportError(code: .timedOut, url: request.url, limit: elapsed).summary), a limit of the "
+                    + "requester's own, before the \(timeout.spoken) allowed for each attempt"
+            } else {
+                TransportError(code: .timedOut, url: request.url).summary
+            }
+        return HalleyError(
+            code: .timeout, includePath: request.includePath, url: request.url, message: message,
+            underlying: TransportError(
+                code: .timedOut, url: request.url, detail: transport.detail, underlying: transport.underlying ?? error,
+                limit: watchdog == nil ? timeout : transport.limit))
+    }
+
     /// The requester's answer, bounded by the per-attempt timeout whatever the requester does.
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let watchdog, let timeout else { return try await requester.response(for: request) }
@@ -479,13 +512,15 @@ final class RequestPipeline: Sendable {
         return try await watchdog.run(body) {
             HalleyError(
                 code: .timeout, includePath: request.includePath, url: request.url,
-                message: Self.attemptTimeoutMessage(timeout))
+                message: Self.attemptTimeoutMessage(timeout, url: request.url),
+                underlying: TransportError(code: .timedOut, url: request.url, limit: timeout))
         }
     }
 
-    /// How an attempt that ran out of ``RequestPolicy/requestTimeout`` is reported, whoever stopped it.
-    static func attemptTimeoutMessage(_ timeout: Duration) -> String {
-        "no response within the per-attempt limit (requestTimeout) of \(timeout)"
+    /// How an attempt that ran out of ``RequestPolicy/requestTimeout`` is reported, whoever
+    /// stopped it: in the words of someone who never saw the property.
+    static func attemptTimeoutMessage(_ timeout: Duration, url: URL) -> String {
+        "\(TransportError(code: .timedOut, url: url, limit: timeout).summary), the time allowed for each attempt"
     }
 
     private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)

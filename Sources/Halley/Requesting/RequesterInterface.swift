@@ -35,8 +35,10 @@ import Foundation
 public protocol RequesterInterface {
     /// Sends one request and returns the response, whatever its status.
     ///
-    /// - Throws: Transport errors (no connection, timeout), and `CancellationError` when the
-    ///   calling task is cancelled.
+    /// - Throws: Transport errors (no connection, timeout): a ``TransportError``, or a
+    ///   `URLError` or `POSIXError` the engine reads into one (see
+    ///   ``TransportError/init(classifying:url:)``); `CancellationError` when the calling task
+    ///   is cancelled.
     func response(for request: ResourceRequest) async throws -> ResourceResponse
 
     /// Starts fetching `url` and calls `completion` exactly once with the body or an error:
@@ -53,7 +55,8 @@ public protocol RequesterInterface {
     var supportedSchemes: Set<String> { get }
 
     /// Whether ``response(for:)`` itself ends every attempt within ``ResourceRequest/timeout``,
-    /// throwing `URLError(.timedOut)` (or `CancellationError` when cancelled) however the
+    /// throwing ``TransportError/Code/timedOut`` or `URLError(.timedOut)` (or
+    /// `CancellationError` when cancelled) however the
     /// server behaves. The engine then trusts it instead of racing each attempt against its
     /// own watchdog, which costs a task per request. Defaults to `false`: the engine enforces
     /// the limit whatever the requester does.

@@ -28,6 +28,10 @@ public struct ResourceRequest: Sendable, Hashable {
     /// The largest body accepted. A requester that can should stop reading past it and throw
     /// ``ResponseBodyTooLargeError``; the engine checks again either way.
     public var maxBodyBytes: Int?
+    /// Asks the requester for ``ResourceResponse/metrics`` (connection, protocol, TLS version,
+    /// timings). Off by default: measuring costs a little on every request. ``CurlRequester``
+    /// honours it; requesters that cannot measure ignore it.
+    public var collectsMetrics = false
 
     /// Creates a request.
     public init(
@@ -53,6 +57,9 @@ public struct ResourceResponse: Sendable, Hashable {
     public var url: URL
     /// The body.
     public var body: Data
+    /// How the response travelled, when the request asked for it
+    /// (``ResourceRequest/collectsMetrics``) and the requester measures it.
+    public var metrics: TransferMetrics?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = [:], url: URL, body: Data) {

@@ -16,7 +16,7 @@ import Foundation
 /// `Cookie`, `Proxy-Authorization`, the request's ``ResourceRequest/credentialHeaders`` and
 /// any you add here), so a server cannot bounce your token to a host you never trusted;
 /// URLSession on Linux would otherwise forward them. Redirects to schemes other than `http`
-/// and `https` are refused with ``RedirectError``.
+/// and `https` are refused with ``TransportError/Code/redirectRefused``.
 ///
 /// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
 ///
@@ -175,12 +175,27 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// print(response.status, response.headers["Content-Type"] ?? "")
     /// ```
     ///
-    /// - Throws: `URLError` for transport failures, ``ResponseBodyTooLargeError`` past the
-    ///   body limit, ``ResponseHeadersTooLargeError`` past the header limits,
-    ///   ``RedirectError`` for a redirect to another scheme, ``TLSError``, ``ProxyError``,
+    /// - Throws: ``TransportError`` for transport failures (TLS, proxy and redirect failures
+    ///   with their ``TLSError``, ``ProxyError`` or ``RedirectError`` underneath),
+    ///   ``ResponseBodyTooLargeError`` past the body limit, ``ResponseHeadersTooLargeError``
+    ///   past the header limits,
     ///   ``UnsupportedSettingsError`` and ``TLSConfigurationError`` (see the type's notes),
     ///   `CancellationError` when cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        do {
+            return try await exchange(request)
+        } catch let error as ProxyError {
+            throw TransportError(classifying: error, url: request.url) ?? error
+        } catch let error as RedirectError {
+            throw TransportError(classifying: error, url: request.url) ?? error
+        } catch let error as TLSError {
+            throw TransportError(classifying: error, url: request.url) ?? error
+        }
+    }
+
+    /// The exchange; ``response(for:)`` puts proxy, redirect and TLS refusals into the shared
+    /// vocabulary.
+    private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         if let settingsFailure { throw settingsFailure }
         let credentialNames = owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
         let route = try proxy?.proxy(for: request.url)
@@ -235,10 +250,18 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
     }
 
-    /// A URLSession failure in the words ``CurlRequester`` uses for the same failure: a
-    /// connection that fails through a proxy is the proxy's (the client connects to nothing
-    /// else), and a certificate URLSession refused is a ``TLSError``.
+    /// A URLSession failure as the ``TransportError`` ``CurlRequester`` gives for the same
+    /// failure: a connection that fails through a proxy is the proxy's (the client connects
+    /// to nothing else), and a certificate URLSession refused is a ``TLSError``.
     static func translated(_ error: URLError, url: URL, route: ProxyConfiguration.Proxy?) -> any Error {
+        let translated = securityTranslated(error, url: url, route: route)
+        return TransportError(classifying: translated, url: url) ?? translated
+    }
+
+    /// A URLSession failure as the ``TLSError`` or ``ProxyError`` it stands for, or itself.
+    private static func securityTranslated(_ error: URLError, url: URL, route: ProxyConfiguration.Proxy?)
+        -> any Error
+    {
         let detail = (error.userInfo[NSLocalizedDescriptionKey] as? String) ?? ""
         if let route {
             switch error.code {

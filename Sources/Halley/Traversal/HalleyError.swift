@@ -76,7 +76,7 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
     /// A sentence for people.
     public let message: String
     /// The error underneath: ``HTTPError``, ``HALDocumentError``, ``URITemplateError``,
-    /// ``IncludePathError``, `DecodingError` or a transport error.
+    /// ``IncludePathError``, `DecodingError`, ``TransportError``, or a requester's own error.
     public let underlying: (any Error)?
 
     /// Creates an error.
@@ -111,6 +111,11 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
 
     /// The HTTP error, when ``code`` is ``Code/http``.
     public var httpError: HTTPError? { underlying as? HTTPError }
+
+    /// The transport failure, when ``code`` is ``Code/transport`` or ``Code/timeout`` and a
+    /// request got no response: the same ``TransportError/code`` for the same failure from
+    /// every requester. `nil` for a call's deadline, which no single request caused.
+    public var transportError: TransportError? { underlying as? TransportError }
 
     /// The document error, when ``code`` is ``Code/invalidDocument`` or ``Code/malformedLink``.
     public var documentError: HALDocumentError? { underlying as? HALDocumentError }

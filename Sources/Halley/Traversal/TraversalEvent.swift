@@ -113,6 +113,12 @@ public struct RequestRecord: Sendable, Hashable {
     public let error: String?
     /// Which attempt this is, from 1.
     public let attempt: Int
+    /// The response's header fields, once known (in ``TraversalEvent/requestFinished(_:)``
+    /// with a response).
+    public internal(set) var headers: HTTPHeaders? = nil
+    /// How the response travelled, when the request asked for metrics and the requester
+    /// measured them (see ``TransferMetrics``).
+    public internal(set) var metrics: TransferMetrics? = nil
 }
 
 /// A closure receiving ``TraversalEvent``s. It is called from many tasks at once, so it

@@ -104,7 +104,11 @@ import Testing
     @Test func connectionRefusedExitsOne() async throws {
         // Port 1 (tcpmux) has no listener on a loopback test machine: the connection is refused.
         let result = try await CLIRunner.run(["get", "http://127.0.0.1:1/", "--trace"])
-        CLIExpect.failure(result, status: 1, containing: ["request failed"])
+        CLIExpect.failure(
+            result, status: 1,
+            containing: [
+                "halley: 127.0.0.1:1 refused the connection; check that the server is running and listens on that port"
+            ])
         #expect(
             result.stderrLines.contains { $0.hasPrefix("trace: GET http://127.0.0.1:1/ status=failed bytes=0 ") },
             "\(result)")

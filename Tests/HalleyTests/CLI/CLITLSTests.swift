@@ -30,7 +30,7 @@ import Testing
         CLIExpect.failure(
             untrusted, status: 1,
             containing: [
-                "the certificate of localhost is not trusted", "give its CA with --cacert or TLSConfiguration",
+                "the certificate of localhost is not trusted (unable to get local issuer certificate); give its CA with --cacert (URL"
             ])
 
         let trusted = try await run(["get", root, "--include", "[item]", "--cacert", certificates.path("ca.pem")])

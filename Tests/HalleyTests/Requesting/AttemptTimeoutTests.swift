@@ -76,7 +76,7 @@ import Testing
             return FanOutOutcome(
                 failedURLs: Set(result.failures.compactMap { $0.url?.absoluteString }),
                 failuresAreAttemptTimeouts: result.failures.allSatisfy {
-                    $0.code == .timeout && $0.message.contains("per-attempt")
+                    $0.code == .timeout && $0.message.contains("the time allowed for each attempt")
                 },
                 merged: result.document["items"]?.arrayValue?.compactMap { $0["index"]?.intValue } ?? [],
                 cancelledURLs: await cancellations.urls)

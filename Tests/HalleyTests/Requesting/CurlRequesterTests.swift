@@ -82,11 +82,17 @@ import Testing
         }
     }
 
-    @Test func aRefusedConnectionIsAURLError() async throws {
+    @Test func aRefusedConnectionIsATransportError() async throws {
         let closed = try #require(URL(string: "http://127.0.0.1:1/"))
         await #expect {
             _ = try await CurlRequester().response(for: ResourceRequest(url: closed))
-        } throws: { ($0 as? URLError)?.code == .cannotConnectToHost }
+        } throws: { error in
+            // The URLError URLSession would give stays underneath, with libcurl's code.
+            guard let error = error as? TransportError, let urlError = error.underlying as? URLError else {
+                return false
+            }
+            return error.code == .connectionRefused && urlError.code == .cannotConnectToHost
+        }
     }
 
     // MARK: Time and cancellation
@@ -98,7 +104,7 @@ import Testing
         await #expect {
             _ = try await CurlRequester().response(
                 for: ResourceRequest(url: server.url("/slow?ms=5000"), timeout: .milliseconds(300)))
-        } throws: { ($0 as? URLError)?.code == .timedOut }
+        } throws: { ($0 as? TransportError)?.code == .timedOut }
         let elapsed = clock.now - start
         #expect(elapsed >= .milliseconds(250))
         #expect(elapsed < .seconds(3), "took \(elapsed)")
@@ -202,7 +208,8 @@ import Testing
             _ = try await manager { $0.requestTimeout = .milliseconds(300) }.resource(from: server.url("/slow?ms=5000"))
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
-            return error.code == .timeout && error.message.contains("per-attempt limit (requestTimeout) of 0.3 seconds")
+            return error.code == .timeout && error.transportError?.code == .timedOut
+                && error.message.contains("within 300 ms, the time allowed for each attempt")
         }
     }
 }

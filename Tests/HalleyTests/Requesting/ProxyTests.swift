@@ -102,7 +102,7 @@ import Testing
         let failed = try await failure(
             of: request(url, headers: ["Authorization": "Bearer \(marker)", "Accept": "application/hal+json"]),
             with: try await requester(proxy))
-        let error = try #require(failed.error as? ProxyError, "\(failed.error)")
+        let error = try #require((failed.error as? TransportError)?.proxyError, "\(failed.error)")
         #expect(error.reason == .credentialsInClear(headers: ["Authorization"]))
         #expect(
             error.description
@@ -115,7 +115,7 @@ import Testing
         var custom = request(url, headers: ["X-Api-Key": marker])
         custom.credentialHeaders = ["x-api-key"]
         let refused = try await failure(of: custom, with: try await requester(proxy))
-        #expect((refused.error as? ProxyError)?.reason == .credentialsInClear(headers: ["X-Api-Key"]))
+        #expect((refused.error as? TransportError)?.proxyError?.reason == .credentialsInClear(headers: ["X-Api-Key"]))
 
         // Opting in sends them.
         var allowing = proxy
@@ -167,7 +167,7 @@ import Testing
         ] {
             let url = nginx.https("/items/1")
             let failed = try await failure(of: request(url), with: try await requester(proxy))
-            let error = try #require(failed.error as? ProxyError, "\(failed.error)")
+            let error = try #require((failed.error as? TransportError)?.proxyError, "\(failed.error)")
             #expect(error.reason == .cannotConnect)
             #expect(error.proxy == "127.0.0.1:1")
             #expect(error.description.hasPrefix("could not connect to the proxy 127.0.0.1:1 for \(url.absoluteString)"))
@@ -189,7 +189,7 @@ import Testing
         let proxy = ProxyConfiguration.environment(["https_proxy": "ftp://user:hunter2@proxy:21"])
         let failed = try await failure(
             of: request(URL(string: "https://localhost:1/")!), with: try await requester(proxy))
-        let error = try #require(failed.error as? ProxyError, "\(failed.error)")
+        let error = try #require((failed.error as? TransportError)?.proxyError, "\(failed.error)")
         #expect(error.reason == .invalidProxyURL("https_proxy=ftp://<redacted>@proxy:21"))
         #expect(!error.description.contains("hunter2"), "\(error)")
         // A plain http URL is not affected by a bad https_proxy.
@@ -203,7 +203,7 @@ import Testing
         let anonymous = try await requester(ProxyConfiguration(url: tinyproxy.url()))
         for url in [nginx.https("/items/1?\(marker)"), nginx.http("/items/1?\(marker)")] {
             let failed = try await failure(of: request(url), with: anonymous)
-            let error = try #require(failed.error as? ProxyError, "\(failed.error)")
+            let error = try #require((failed.error as? TransportError)?.proxyError, "\(failed.error)")
             #expect(error.reason == .authenticationRequired, "\(url)")
             #expect(error.description.hasPrefix("the proxy 127.0.0.1:\(tinyproxy.port) requires credentials for "))
         }

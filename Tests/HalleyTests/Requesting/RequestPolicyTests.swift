@@ -155,7 +155,7 @@ import Testing
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
             return error.code == .timeout && error.url == Graph.url("/slow")
-                && error.message.contains("per-attempt limit (requestTimeout) of 0.1 seconds")
+                && error.message.contains("within 100 ms, the time allowed for each attempt")
         }
         #expect(clock.now - start < .seconds(60), "well before the 120 s answer")
     }

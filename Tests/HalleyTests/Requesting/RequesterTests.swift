@@ -214,7 +214,7 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         await #expect { try await requester.response(for: request) } throws: {
-            ($0 as? URLError)?.code == .timedOut
+            ($0 as? TransportError)?.code == .timedOut
         }
         #expect(clock.now - start < .seconds(60), "well before the 120 s answer")
         #expect(requester.enforcesRequestTimeout)
@@ -236,7 +236,9 @@ import Testing
             ResourceResponse(url: request.url, body: Data("{}".utf8))
         }
         let hang = ResourceRequest(url: URL(string: "https://api.example.com/hang")!, timeout: .milliseconds(100))
-        await #expect { try await requester.response(for: hang) } throws: { ($0 as? URLError)?.code == .timedOut }
+        await #expect { try await requester.response(for: hang) } throws: {
+            ($0 as? TransportError)?.code == .timedOut
+        }
         #expect(cancelled.get(), "the handler was cancelled, not left running")
         let quick = ResourceRequest(url: URL(string: "https://api.example.com/quick")!, timeout: .seconds(30))
         #expect(try await requester.response(for: quick).status == 200)

@@ -47,7 +47,11 @@ func failure(
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> TLSError {
         let failed = try await failure(of: request(url), with: requester, sourceLocation: sourceLocation)
-        let error = try #require(failed.error as? TLSError, "\(failed.error)", sourceLocation: sourceLocation)
+        let transport = try #require(
+            failed.error as? TransportError, "\(failed.error)", sourceLocation: sourceLocation)
+        #expect(transport.code == TransportError.Code(kind), sourceLocation: sourceLocation)
+        #expect(transport.description == transport.tlsError?.description, sourceLocation: sourceLocation)
+        let error = try #require(transport.tlsError, "\(transport)", sourceLocation: sourceLocation)
         #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
         #expect(failed.elapsed < Self.limit, "took \(failed.elapsed)", sourceLocation: sourceLocation)
         #expect(error.host == url.host, sourceLocation: sourceLocation)
@@ -63,7 +67,7 @@ func failure(
 
         let untrusted = try await tlsError(url, CurlRequester(), kind: .untrustedCertificate)
         #expect(untrusted.description.hasPrefix("the certificate of localhost is not trusted ("))
-        #expect(untrusted.description.contains("give its CA with --cacert or TLSConfiguration"))
+        #expect(untrusted.description.hasSuffix("give its CA in TLSConfiguration.trustRoots"))
 
         for roots in [
             TLSConfiguration.TrustRoots.systemAnd([.file(certificates.path("ca.pem"))]),
@@ -152,7 +156,7 @@ func failure(
         let error = try await tlsError(
             url, CurlRequester(tls: TLSConfiguration(trustRoots: roots)), kind: .clientCertificateRequired)
         #expect(error.description.hasPrefix("localhost requires a client certificate ("))
-        #expect(error.description.hasSuffix("give one with --cert and --key or TLSConfiguration.clientIdentity"))
+        #expect(error.description.hasSuffix("give one in TLSConfiguration.clientIdentity"))
 
         // A certificate from a CA the server does not know is refused the same way.
         let stranger = TLSConfiguration.ClientIdentity(
@@ -337,7 +341,8 @@ func failure(
 
         let expired = try await tlsError(try hostile.url("expired"), trusting, kind: .expiredCertificate)
         #expect(
-            expired.description == "the certificate of localhost has expired or is not valid yet (\(expired.detail))")
+            expired.description
+                == "the certificate of localhost has expired or is not valid yet (certificate has expired)")
         let misnamed = try await tlsError(
             try hostile.url("wrong-name", host: "127.0.0.1"), trusting, kind: .hostNameMismatch)
         #expect(misnamed.description.hasPrefix("the certificate of 127.0.0.1 is for another host name ("))
@@ -380,7 +385,7 @@ func failure(
             Issue.record("an untrusted certificate answered")
         } catch let error as HalleyError {
             #expect(error.code == .transport)
-            #expect((error.underlying as? TLSError)?.kind == .untrustedCertificate, "\(error)")
+            #expect(error.transportError?.tlsError?.kind == .untrustedCertificate, "\(error)")
             #expect(!error.message.contains("attempt"), "one attempt only: \(error)")
         }
     }

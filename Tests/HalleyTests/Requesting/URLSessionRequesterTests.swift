@@ -177,7 +177,8 @@ import Testing
         #expect(error.code == .transport)
         #expect(error.includePath == "other")
         #expect(error.url == closed)
-        #expect(error.underlying is URLError)
+        #expect(error.transportError?.code == .connectionRefused)
+        #expect(error.transportError?.underlying is URLError)
     }
 
     // MARK: Partial results

@@ -20,6 +20,7 @@ Hostile routes:
     /many-headers?n=N&pad=P              200 with N extra header fields, each value P bytes longer
     /long-header?bytes=N                 200 with one header field whose line is N bytes
     /close-mid-chunk                     chunked, one half-sent chunk, then the connection closes
+    /reset                               a TCP reset instead of any response
 Helper routes:
     /small                               a small HAL document
     /set-cookie?value=V                  200 with Set-Cookie: V, and the request's Cookie echoed
@@ -33,6 +34,8 @@ Helper routes:
 
 import gzip
 import json
+import socket
+import struct
 import sys
 import threading
 import time
@@ -180,6 +183,8 @@ class Handler(loopback_server.QuietHandler):
                 self.wfile.write(b"1000\r\n" + b'"' + b"x" * 100)
                 self.close_connection = True
                 return None
+            if route == "/reset":
+                return self._reset()
             return self._send(404, {"title": "Not Found", "status": 404}, content_type="application/problem+json")
         except (BrokenPipeError, ConnectionResetError, OSError):
             # The client gave up, as it should: nothing left to answer.
@@ -187,6 +192,15 @@ class Handler(loopback_server.QuietHandler):
             return None
 
     # MARK: Responses
+
+    def _reset(self):
+        """Ends the connection with a TCP reset: no byte of a response, no orderly close."""
+        self.close_connection = True
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        # The read buffer holds a reference to the socket: the descriptor closes (and the
+        # reset goes out) only once both are closed.
+        self.rfile.close()
+        self.connection.close()
 
     def _head(self, status, headers):
         self.send_response(status)

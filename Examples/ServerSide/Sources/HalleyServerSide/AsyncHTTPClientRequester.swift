@@ -20,14 +20,16 @@ import NIOHTTP1
 ///   the inflated bytes are the ones counted.
 /// - **Redirects.** Halley's own rules (`RedirectChain`, as `CurlRequester` follows them):
 ///   301, 302, 303, 307 and 308 are followed up to `maxRedirects` times (then
-///   `RedirectError`): 303, and 301/302 after a POST, become a GET without a body; 307 and
+///   `TransportError` with the code `.tooManyRedirects`): 303, and 301/302 after a POST, become a GET without a body; 307 and
 ///   308 keep the method and body. A hop to an origin outside `ResourceRequest.trustedOrigins`
 ///   (the request URL's origin when empty) drops `Authorization`, `Cookie`,
 ///   `Proxy-Authorization`, the requester's `credentialHeaders` and the request's own.
 ///   Redirects to other schemes are refused. The response's URL is the final one, so relative
 ///   links resolve against it.
 /// - **Timeouts.** `ResourceRequest.timeout` bounds the whole request, redirects and body
-///   included; past it the request throws `URLError(.timedOut)`.
+///   included; past it the request throws `TransportError` with the code `.timedOut`.
+/// - **Errors.** Transport failures are Halley's `TransportError`, with the codes
+///   `CurlRequester` and `URLSessionRequester` give for the same failures.
 /// - **Cancellation.** Cancelling the calling task cancels the HTTP request (or stops reading
 ///   its body and closes the connection) and throws `CancellationError`.
 ///
@@ -44,7 +46,8 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
     private let maxHeaderCount: Int
     private let maxDecompressedBytes: Int?
 
-    /// Redirects followed in a row before `RedirectError`: 20, as Halley's own requesters.
+    /// Redirects followed in a row before `TransportError` `.tooManyRedirects`: 20, as
+    /// Halley's own requesters.
     public static let defaultMaxRedirects = 20
 
     /// The size of a header section SwiftNIO's HTTP/1 parser accepts: 80 KiB. A larger one
@@ -156,11 +159,23 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
     /// print(response.status, response.url, response.body.count)
     /// ```
     ///
-    /// - Throws: `URLError(.timedOut)` past `ResourceRequest/timeout`,
-    ///   `ResponseBodyTooLargeError`, `ResponseHeadersTooLargeError`, `RedirectError`,
-    ///   `CancellationError`, and AsyncHTTPClient's or SwiftNIO's errors for other transport
-    ///   failures.
+    /// - Throws: Halley's `TransportError` for transport failures, with the code its own
+    ///   requesters give for the same failure (`.timedOut` past `ResourceRequest/timeout`,
+    ///   `.hostNotFound`, `.connectionRefused`, `.connectionReset`, the TLS codes,
+    ///   `.tooManyRedirects`, ...) and AsyncHTTPClient's or SwiftNIO's error underneath;
+    ///   `ResponseBodyTooLargeError`, `ResponseHeadersTooLargeError`, `CancellationError`;
+    ///   AsyncHTTPClient's or SwiftNIO's own errors for failures Halley has no code for.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        do {
+            return try await timedExchange(request)
+        } catch let error as RedirectError {
+            // Halley's own requesters report a refused redirect in the shared vocabulary.
+            throw TransportError(classifying: error, url: request.url) ?? error
+        }
+    }
+
+    /// The exchange within `ResourceRequest.timeout`.
+    private func timedExchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let timeout = request.timeout else {
             return try await exchange(request, deadline: .distantFuture)
         }
@@ -181,7 +196,7 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             do {
                 response = try await owner.client.execute(outgoing(hop), deadline: deadline)
             } catch {
-                throw TransportError.translate(error, url: hop.url, maxDecompressedBytes: maxDecompressedBytes)
+                throw ClientErrorTranslation.translate(error, url: hop.url, maxDecompressedBytes: maxDecompressedBytes)
             }
             let headers = try headerFields(of: response, url: hop.url)
             let status = Int(response.status.code)
@@ -194,7 +209,8 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
                         limit: request.maxBodyBytes,
                         url: hop.url)
                 } catch {
-                    throw TransportError.translate(error, url: hop.url, maxDecompressedBytes: maxDecompressedBytes)
+                    throw ClientErrorTranslation.translate(
+                        error, url: hop.url, maxDecompressedBytes: maxDecompressedBytes)
                 }
                 return ResourceResponse(status: status, headers: headers, url: hop.url, body: body)
             }
@@ -230,7 +246,8 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             order.compactMap { key in values[key].map { ($0.name, $0.values.joined(separator: ", ")) } })
     }
 
-    /// Runs `body`, or throws `URLError(.timedOut)` once `limit` passes (cancelling it).
+    /// Runs `body`, or throws Halley's `TransportError` with the code `.timedOut` once `limit`
+    /// passes (cancelling it).
     private func withTimeout<Value: Sendable>(
         _ limit: Duration, url: URL, _ body: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
@@ -243,7 +260,7 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }
             guard let value = first else {
-                throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
+                throw TransportError(code: .timedOut, url: url, limit: limit)
             }
             return value
         }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Halley
 import HalleyServerSide
@@ -94,12 +95,12 @@ import Testing
         await #expect {
             _ = try await requester.response(for: ResourceRequest(url: server.url("/loop")))
         } throws: { error in
-            (error as? RedirectError)?.reason == .tooManyRedirects(limit: 3)
+            (error as? TransportError)?.redirectError?.reason == .tooManyRedirects(limit: 3)
         }
         await #expect {
             _ = try await requester.response(for: ResourceRequest(url: server.url("/redirect?to=file:///etc/passwd")))
         } throws: { error in
-            (error as? RedirectError)?.reason == .unsupportedScheme("file")
+            (error as? TransportError)?.redirectError?.reason == .unsupportedScheme("file")
         }
         try await requester.shutdown()
     }
@@ -188,6 +189,33 @@ import Testing
 
     // MARK: Time and cancellation
 
+    /// The codes Halley's own requesters give for the same failures (issue #28).
+    @Test func transportFailuresHaveHalleysCodes() async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let requester = AsyncHTTPClientRequester(configuration: configuration)
+        let cases: [(String, TransportError.Code, String)] = [
+            (
+                "http://nosuch.invalid/", .hostNotFound,
+                "the host name nosuch.invalid could not be resolved; check the URL's host name and the network's DNS"
+            ),
+            (
+                "http://127.0.0.1:1/", .connectionRefused,
+                "127.0.0.1:1 refused the connection; check that the server is running and listens on that port"
+            ),
+        ]
+        for (text, code, sentence) in cases {
+            let url = try #require(URL(string: text))
+            await #expect {
+                _ = try await requester.response(for: ResourceRequest(url: url, timeout: .seconds(10)))
+            } throws: { error in
+                guard let error = error as? TransportError else { return false }
+                return error.code == code && error.description == sentence && error.underlying != nil
+            }
+        }
+        try await requester.shutdown()
+    }
+
     @Test func theRequestTimeoutBoundsTheWholeRequest() async throws {
         let server = try await LoopbackServer.hal()
         let requester = AsyncHTTPClientRequester()
@@ -195,7 +223,7 @@ import Testing
         await #expect {
             _ = try await requester.response(for: slow)
         } throws: { error in
-            (error as? URLError)?.code == .timedOut
+            (error as? TransportError)?.code == .timedOut
         }
         // An endless body with no size limit: only the timeout ends it.
         var endless = ResourceRequest(url: server.url("/endless"), timeout: .milliseconds(500))
@@ -203,7 +231,7 @@ import Testing
         await #expect {
             _ = try await requester.response(for: endless)
         } throws: { error in
-            (error as? URLError)?.code == .timedOut
+            (error as? TransportError)?.code == .timedOut
         }
 
         var options = CallOptions()

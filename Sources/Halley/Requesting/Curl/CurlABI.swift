@@ -15,6 +15,7 @@ enum CurlABI {
         static let headerData: Int32 = 10_029  // CURLOPT_HEADERDATA
         static let sslVersion: Int32 = 32  // CURLOPT_SSLVERSION
         static let customRequest: Int32 = 10_036  // CURLOPT_CUSTOMREQUEST
+        static let verbose: Int32 = 41  // CURLOPT_VERBOSE: feeds the TLS version callback
         static let noBody: Int32 = 44  // CURLOPT_NOBODY
         static let post: Int32 = 47  // CURLOPT_POST
         static let followLocation: Int32 = 52  // CURLOPT_FOLLOWLOCATION
@@ -69,6 +70,16 @@ enum CurlABI {
         static let connectionsMade: Int32 = 0x20_0000 + 26  // CURLINFO_NUM_CONNECTS
         static let connectCode: Int32 = 0x20_0000 + 22  // CURLINFO_HTTP_CONNECTCODE
         static let defaultCAInfo: Int32 = 0x10_0000 + 61  // CURLINFO_CAINFO (7.84)
+        static let osErrno: Int32 = 0x20_0000 + 25  // CURLINFO_OS_ERRNO
+        static let primaryIP: Int32 = 0x10_0000 + 32  // CURLINFO_PRIMARY_IP
+        static let primaryPort: Int32 = 0x20_0000 + 40  // CURLINFO_PRIMARY_PORT
+        static let localPort: Int32 = 0x20_0000 + 42  // CURLINFO_LOCAL_PORT
+        static let httpVersion: Int32 = 0x20_0000 + 46  // CURLINFO_HTTP_VERSION (7.50)
+        static let totalTime: Int32 = 0x60_0000 + 50  // CURLINFO_TOTAL_TIME_T (7.61), microseconds
+        static let nameLookupTime: Int32 = 0x60_0000 + 51  // CURLINFO_NAMELOOKUP_TIME_T
+        static let connectTime: Int32 = 0x60_0000 + 52  // CURLINFO_CONNECT_TIME_T
+        static let startTransferTime: Int32 = 0x60_0000 + 54  // CURLINFO_STARTTRANSFER_TIME_T
+        static let appConnectTime: Int32 = 0x60_0000 + 56  // CURLINFO_APPCONNECT_TIME_T
     }
 
     /// Option values.
@@ -85,6 +96,10 @@ enum CurlABI {
         static let verifyHostName = 2  // CURLOPT_SSL_VERIFYHOST: the certificate must name the host
         static let authBasic = 1  // CURLAUTH_BASIC
         static let headerSeparate = 1  // CURLHEADER_SEPARATE: custom headers to the server only
+        static let httpVersionReply10 = 1  // CURLINFO_HTTP_VERSION: CURL_HTTP_VERSION_1_0
+        static let httpVersionReply11 = 2  // CURL_HTTP_VERSION_1_1
+        static let httpVersionReply2 = 3  // CURL_HTTP_VERSION_2_0
+        static let httpVersionReply3 = 30  // CURL_HTTP_VERSION_3
     }
 
     /// `CURLcode` values Halley tells apart.

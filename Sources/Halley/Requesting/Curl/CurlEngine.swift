@@ -174,6 +174,10 @@ private final class CurlLoop {
     /// allocates libcurl's buffers and sets a dozen options.
     private var idle: [CurlHandle] = []
     private static let maxIdle = 16
+    /// The TLS version of each connection by its addresses, for measured exchanges that
+    /// reuse one (libcurl names the version only when it connects). Only measured exchanges
+    /// add to it, a handful of entries per connection made with `-v`.
+    private var tlsVersions: [String: String] = [:]
 
     init(engine: CurlEngine, multi: OpaquePointer) {
         self.engine = engine
@@ -249,6 +253,7 @@ private final class CurlLoop {
         while halley_curl_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
             var context: UnsafeMutableRawPointer?
             _ = halley_curl_easy_getinfo_pointer(finished, CurlABI.Info.privateData, &context)
+            if let context { CurlTransfer.from(context).noteMetrics(tlsVersions: &tlsVersions) }
             _ = halley_curl_multi_remove_handle(multi, finished)
             guard let context else { continue }
             let transfer = CurlTransfer.from(context)

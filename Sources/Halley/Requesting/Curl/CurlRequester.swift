@@ -22,7 +22,7 @@ import Foundation
 ///   ``ResponseHeadersTooLargeError``. ``ResourceRequest/timeout`` bounds each request,
 ///   redirects included.
 /// - **Redirects followed here, not in libcurl.** 301, 302, 303, 307 and 308 are followed up
-///   to `maxRedirects` times (then ``RedirectError``): 303, and 301/302 after a POST, become
+///   to `maxRedirects` times (then ``TransportError/Code/tooManyRedirects``): 303, and 301/302 after a POST, become
 ///   a GET without a body; 307 and 308 keep the method and body. A hop to an origin outside
 ///   ``ResourceRequest/trustedOrigins`` (only the request URL's origin when empty) drops every
 ///   credential header: `Authorization`, `Cookie`, `Proxy-Authorization`, the requester's
@@ -36,12 +36,13 @@ import Foundation
 /// - **TLS and proxies.** Every ``TLSConfiguration`` setting (trust roots, client identity,
 ///   pinned keys, minimum version) and every ``ProxyConfiguration`` rule, the environment's
 ///   included, is applied by Halley rather than left to libcurl's own environment handling;
-///   failures are ``TLSError`` and ``ProxyError``. See <doc:TLSAndProxies>.
+///   failures are ``TransportError``s holding a ``TLSError`` or ``ProxyError``. See
+///   <doc:TLSAndProxies>.
 ///
-/// Transport failures are `URLError`s with the code URLSession would use (`.timedOut`,
-/// `.cannotConnectToHost`, `.networkConnectionLost`, ...) and libcurl's message, so the
-/// engine treats both requesters alike; a refused certificate or handshake is a ``TLSError``
-/// and a proxy's failure a ``ProxyError``, from both.
+/// Transport failures are ``TransportError``s with the codes ``URLSessionRequester`` gives for
+/// the same failures (``TransportError/Code/hostNotFound``, ``TransportError/Code/connectionRefused``,
+/// ``TransportError/Code/timedOut``, the TLS kinds, ...), keeping libcurl's message and a
+/// `URLError` with its CURLcode underneath, so the engine treats both requesters alike.
 ///
 /// ```swift
 /// let requester = try CurlRequester(maxConnectionsPerHost: 16)
@@ -74,7 +75,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// Methods sent again on a fresh connection when a reused one turns out to hold garbage.
     private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
 
-    /// Redirects followed in a row before ``RedirectError``: 20, as URLSession.
+    /// Redirects followed in a row before ``TransportError/Code/tooManyRedirects``: 20, as URLSession.
     public static let defaultMaxRedirects = 20
 
     /// Whether libcurl can be loaded in this process.
@@ -169,12 +170,24 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// print(response.status, response.url, response.body.count)
     /// ```
     ///
-    /// - Throws: `URLError` for transport failures (`.timedOut` past
-    ///   ``ResourceRequest/timeout``), ``TLSError``, ``ProxyError``,
+    /// - Throws: ``TransportError`` for transport failures (``TransportError/Code/timedOut``
+    ///   past ``ResourceRequest/timeout``; TLS, proxy and redirect failures with their
+    ///   ``TLSError``, ``ProxyError`` or ``RedirectError`` underneath),
     ///   ``TLSConfigurationError``, ``UnsupportedSettingsError``,
-    ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, ``RedirectError``,
-    ///   `CancellationError`.
+    ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, `CancellationError`.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        do {
+            return try await exchange(request)
+        } catch let error as ProxyError {
+            throw TransportError(classifying: error, url: request.url) ?? error
+        } catch let error as RedirectError {
+            throw TransportError(classifying: error, url: request.url) ?? error
+        }
+    }
+
+    /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
+    /// the shared vocabulary.
+    private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
         guard Self.isHTTP(request.url) else {
@@ -196,7 +209,8 @@ public struct CurlRequester: RequesterInterface, Sendable {
             if let deadline {
                 remaining = deadline - clock.now
                 if let left = remaining, left <= .zero {
-                    throw URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: hop.url])
+                    throw TransportError(
+                        code: .timedOut, url: hop.url, underlying: URLError(.timedOut), limit: request.timeout)
                 }
             }
             let (originLines, proxyLines) = hop.curlHeaderLines()
@@ -209,6 +223,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 job.proxyHeaderLines = proxyLines
             }
             job.identityNames = identityNames
+            job.collectsMetrics = request.collectsMetrics
             let reply: CurlReply
             do {
                 reply = try await perform(job)
@@ -230,7 +245,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
             // The first hop goes where the caller sent it (the engine only gives credentials to
             // trusted origins); the chain checks every later one.
             guard try chain.follow(status: reply.status, location: reply.headers["Location"]) else {
-                return ResourceResponse(status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
+                var response = ResourceResponse(
+                    status: reply.status, headers: reply.headers, url: hop.url, body: reply.body)
+                response.metrics = reply.metrics
+                return response
             }
         }
     }

@@ -28,6 +28,8 @@ struct CurlJob: Sendable {
     var proxyHeaderLines: [String] = []
     /// The client certificate and key as errors name them, when there is one.
     var identityNames: (certificate: String, key: String)?
+    /// Measure the exchange (``ResourceRequest/collectsMetrics``).
+    var collectsMetrics = false
 }
 
 /// A request failed on a reused keep-alive connection before a valid response arrived: most
@@ -53,6 +55,8 @@ struct CurlReply: Sendable {
     /// The final response's field lines, each without its CRLF, in order.
     let headerLines: [[UInt8]]
     let body: Data
+    /// How it travelled, when the job asked.
+    var metrics: TransferMetrics?
 
     /// The header fields in order, repeated names combined with `", "` (as URLSession does),
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
@@ -133,6 +137,9 @@ final class CurlTransfer {
     private var body = Data()
     /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
     private var failure: (any Error)?
+    /// The exchange's metrics, read by ``noteMetrics(tlsVersions:)`` while the connection is
+    /// still the handle's.
+    private var metrics: TransferMetrics?
 
     init(id: UInt64, job: CurlJob, continuation: CurlContinuation, handle: CurlHandle) {
         self.id = id
@@ -174,6 +181,10 @@ final class CurlTransfer {
                 1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         }
         try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
+        // Only a measured exchange has libcurl report its TLS version (to the handle's
+        // callback, never to stderr): verbose mode formats text on every step.
+        handle.tlsVersion[0] = 0
+        try set(CurlABI.Option.verbose, job.collectsMetrics ? 1 : 0)
         try setMethodAndBody()
         // No `Expect: 100-continue` round trip for large bodies.
         var list = halley_curl_slist_append(nil, "Expect:")
@@ -320,7 +331,9 @@ final class CurlTransfer {
             if let security = securityError(
                 code: code, detail: String(cString: handle.errorBuffer), connectCode: connectCode)
             {
-                return .failure(security)
+                // A TLS or proxy failure in the shared vocabulary; a client identity that
+                // cannot be used stays the configuration error it is.
+                return .failure(TransportError(classifying: security, url: job.url) ?? security)
             }
             let error = error(for: code)
             var connectionsMade = 1
@@ -337,11 +350,67 @@ final class CurlTransfer {
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
         return .success(
-            CurlReply(status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body))
+            CurlReply(
+                status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body,
+                metrics: metrics))
     }
 
-    /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
-    /// (which turns `.timedOut` into a timeout) see one kind of transport error.
+    /// Reads the exchange's metrics when the job asked for them; called when the transfer is
+    /// done, before its handle leaves the multi handle (the connection is the handle's until
+    /// then). `tlsVersions` remembers the TLS version of each connection by its addresses:
+    /// libcurl reports it only when it makes the connection.
+    func noteMetrics(tlsVersions: inout [String: String]) {
+        guard job.collectsMetrics else { return }
+        var metrics = TransferMetrics()
+        var number = 0
+        if halley_curl_easy_getinfo_long(easy, CurlABI.Info.httpVersion, &number) == CurlABI.Code.ok {
+            switch number {
+            case CurlABI.Value.httpVersionReply10: metrics.httpVersion = "HTTP/1.0"
+            case CurlABI.Value.httpVersionReply11: metrics.httpVersion = "HTTP/1.1"
+            case CurlABI.Value.httpVersionReply2: metrics.httpVersion = "HTTP/2"
+            case CurlABI.Value.httpVersionReply3: metrics.httpVersion = "HTTP/3"
+            default: break
+            }
+        }
+        var address: UnsafeMutableRawPointer?
+        if halley_curl_easy_getinfo_pointer(easy, CurlABI.Info.primaryIP, &address) == CurlABI.Code.ok,
+            let address, address.load(as: CChar.self) != 0
+        {
+            metrics.remoteAddress = String(cString: address.assumingMemoryBound(to: CChar.self))
+        }
+        if halley_curl_easy_getinfo_long(easy, CurlABI.Info.primaryPort, &number) == CurlABI.Code.ok, number > 0 {
+            metrics.remotePort = number
+        }
+        if halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectionsMade, &number) == CurlABI.Code.ok {
+            metrics.reusedConnection = number == 0
+        }
+        func time(_ info: Int32) -> Duration? {
+            var microseconds: Int64 = 0
+            guard halley_curl_easy_getinfo_offset(easy, info, &microseconds) == CurlABI.Code.ok else { return nil }
+            return .microseconds(microseconds)
+        }
+        metrics.nameLookup = time(CurlABI.Info.nameLookupTime)
+        metrics.connect = time(CurlABI.Info.connectTime)
+        metrics.tlsHandshake = time(CurlABI.Info.appConnectTime)
+        metrics.firstByte = time(CurlABI.Info.startTransferTime)
+        metrics.total = time(CurlABI.Info.totalTime)
+        // Through an HTTP proxy a plain-HTTP URL travels in clear; an https one is tunnelled.
+        if job.isHTTPS {
+            // A TCP connection is its two ends; a later connection from the same local port
+            // reports its own version when it is made.
+            var localPort = 0
+            _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.localPort, &localPort)
+            let key = localPort > 0 ? "\(metrics.remoteAddress ?? ""):\(metrics.remotePort ?? 0)-\(localPort)" : nil
+            let reported = handle.tlsVersion[0] == 0 ? nil : String(cString: handle.tlsVersion)
+            if let reported, let key { tlsVersions[key] = reported }
+            metrics.tlsVersion = reported ?? key.flatMap { tlsVersions[$0] } ?? "TLS"
+        }
+        self.metrics = metrics
+    }
+
+    /// A libcurl failure as a ``TransportError`` whose code the other requesters give for the
+    /// same failure, keeping the `URLError` URLSession would give (with the CURLcode in its
+    /// `userInfo`) as the underlying error.
     private func error(for code: Int32) -> any Error {
         let detail = String(cString: handle.errorBuffer)
         if code == CurlABI.Code.outOfMemory && !headersComplete {
@@ -366,11 +435,22 @@ final class CurlTransfer {
         default: urlCode = .unknown
         }
         let message = Self.message(for: code) + (detail.isEmpty ? "" : ": " + detail)
-        return URLError(
+        let urlError = URLError(
             urlCode,
             userInfo: [
                 NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: job.url, "CURLcode": Int(code),
             ])
+        guard var transportCode = TransportError.code(of: urlError) else { return urlError }
+        if code == CurlABI.Code.couldNotConnect {
+            // libcurl 7.88 says "Couldn't connect to server" for a refusal and an unreachable
+            // host alike; the socket's errno tells them apart.
+            var number = 0
+            _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.osErrno, &number)
+            transportCode = TransportError.code(ofErrno: Int32(truncatingIfNeeded: number)) ?? .connectionRefused
+        }
+        // Where libcurl's words only repeat the code, they are left to the underlying error.
+        let repeats = [.hostNotFound, .connectionRefused, .timedOut].contains(transportCode)
+        return TransportError(code: transportCode, url: job.url, detail: repeats ? "" : detail, underlying: urlError)
     }
 
     /// `curl_easy_strerror`, with the number.
@@ -433,6 +513,10 @@ final class CurlHandle {
     let easy: OpaquePointer
     /// `CURLOPT_ERRORBUFFER`, owned here: it must outlive every transfer on the handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
+    /// Where the debug callback writes the TLS version of a connection the handle made
+    /// (`CURLOPT_DEBUGDATA`), owned here like the error buffer.
+    let tlsVersion: UnsafeMutablePointer<CChar>
+    private static let tlsVersionSize = 16
 
     /// Makes a handle and sets the options every request of the requester shares.
     ///
@@ -443,11 +527,14 @@ final class CurlHandle {
         self.easy = easy
         errorBuffer = .allocate(capacity: CurlABI.Value.errorBufferSize)
         errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
+        tlsVersion = .allocate(capacity: Self.tlsVersionSize)
+        tlsVersion.initialize(repeating: 0, count: Self.tlsVersionSize)
         do {
             try configure(setup)
         } catch {
             halley_curl_easy_cleanup(easy)
             errorBuffer.deallocate()
+            tlsVersion.deallocate()
             throw error
         }
     }
@@ -455,6 +542,7 @@ final class CurlHandle {
     deinit {
         halley_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
+        tlsVersion.deallocate()
     }
 
     private func configure(_ setup: CurlHandleSetup) throws {
@@ -462,6 +550,8 @@ final class CurlHandle {
         try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
         try Self.check(
             halley_curl_easy_setopt_pointer(easy, CurlABI.Option.errorBuffer, UnsafeMutableRawPointer(errorBuffer)))
+        // Installed before verbose mode can be on, so libcurl never writes its trace to stderr.
+        try Self.check(halley_curl_easy_set_tls_version_buffer(easy, tlsVersion))
         // Threads and signals: libcurl must not use SIGALRM for timeouts in a threaded process.
         try set(CurlABI.Option.noSignal, 1)
         // Redirects are followed by CurlRequester, so its origin rules apply to every hop.

@@ -1,16 +1,17 @@
 import Foundation
 
-/// A TLS connection could not be made: the server's certificate was refused, or the
-/// handshake failed. Requesters throw it instead of a bare `URLError`, so the reason reads the
-/// same whichever requester ran; the engine reports it as ``HalleyError/Code/transport`` with
-/// this error as ``HalleyError/underlying``, and does not retry it (the next attempt would
-/// meet the same certificate).
+/// Why a TLS connection could not be made: the server's certificate was refused, or the
+/// handshake failed. Requesters throw it inside a ``TransportError`` whose code is the kind's
+/// (``TransportError/Code/init(_:)``), so the reason reads the same whichever requester ran;
+/// the engine reports it as ``HalleyError/Code/transport`` and does not retry it (the next
+/// attempt would meet the same certificate).
 ///
 /// ```swift
 /// do {
 ///     _ = try await CurlRequester().response(for: ResourceRequest(url: URL(string: "https://localhost:8443/")!))
-/// } catch let error as TLSError where error.kind == .untrustedCertificate {
-///     print(error)   // the certificate of localhost is not trusted (...); give its CA with --cacert or TLSConfiguration
+/// } catch let error as TransportError where error.code == .untrustedCertificate {
+///     print(error.tlsError?.detail ?? "")   // SSL certificate problem: unable to get local issuer certificate
+///     print(error)   // the certificate of localhost is not trusted (...); give its CA in TLSConfiguration.trustRoots
 /// }
 /// ```
 public struct TLSError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -62,36 +63,50 @@ public struct TLSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// One sentence naming the host, what failed, and what to do.
     public var description: String {
-        let why = detail.isEmpty ? "" : " (\(detail))"
+        advice.map { "\(summary); \($0)" } ?? summary
+    }
+
+    /// What failed, naming the host, with the TLS library's reason.
+    var summary: String {
+        var reason = detail
+        // libcurl's prefix says nothing the sentence does not.
+        for prefix in ["SSL certificate problem: ", "SSL: "] where reason.hasPrefix(prefix) {
+            reason.removeFirst(prefix.count)
+        }
+        let why = reason.isEmpty ? "" : " (\(reason))"
         switch kind {
-        case .untrustedCertificate:
-            return "the certificate of \(host) is not trusted\(why); give its CA with --cacert or TLSConfiguration"
-        case .expiredCertificate:
-            return "the certificate of \(host) has expired or is not valid yet\(why)"
-        case .hostNameMismatch:
-            return "the certificate of \(host) is for another host name\(why)"
-        case .pinnedKeyMismatch:
-            return "the public key of \(host) is not one of the pinned keys\(why)"
-        case .clientCertificateRequired:
-            return "\(host) requires a client certificate\(why); give one with --cert and --key or "
-                + "TLSConfiguration.clientIdentity"
-        case .protocolVersion:
-            return "\(host) and this client share no TLS version\(why); check TLSConfiguration.minimumVersion"
-        default:
-            return "the TLS handshake with \(host) failed\(why)"
+        case .untrustedCertificate: return "the certificate of \(host) is not trusted\(why)"
+        case .expiredCertificate: return "the certificate of \(host) has expired or is not valid yet\(why)"
+        case .hostNameMismatch: return "the certificate of \(host) is for another host name\(why)"
+        case .pinnedKeyMismatch: return "the public key of \(host) is not one of the pinned keys\(why)"
+        case .clientCertificateRequired: return "\(host) requires a client certificate\(why)"
+        case .protocolVersion: return "\(host) and this client share no TLS version\(why)"
+        default: return "the TLS handshake with \(host) failed\(why)"
+        }
+    }
+
+    /// What to do, in the library's terms (the `halley` tool names its options instead).
+    var advice: String? {
+        switch kind {
+        case .untrustedCertificate: return "give its CA in TLSConfiguration.trustRoots"
+        case .clientCertificateRequired: return "give one in TLSConfiguration.clientIdentity"
+        case .protocolVersion: return "check TLSConfiguration.minimumVersion"
+        case .hostNameMismatch: return "use the host name the certificate names"
+        default: return nil
         }
     }
 }
 
-/// A request could not go through its proxy, or would have sent credentials through it in
-/// clear; see ``ProxyConfiguration``. The engine reports it as
-/// ``HalleyError/Code/transport`` with this error as ``HalleyError/underlying``.
+/// Why a request could not go through its proxy, or would have sent credentials through it
+/// in clear; see ``ProxyConfiguration``. Requesters throw it inside a ``TransportError`` with
+/// the code ``TransportError/Code/proxyFailed``; the engine reports it as
+/// ``HalleyError/Code/transport``.
 ///
 /// ```swift
 /// let requester = try CurlRequester(proxy: ProxyConfiguration(url: URL(string: "http://127.0.0.1:1")!))
 /// do {
 ///     _ = try await requester.response(for: ResourceRequest(url: URL(string: "https://api.example.com/")!))
-/// } catch let error as ProxyError {
+/// } catch let error as TransportError where error.code == .proxyFailed {
 ///     print(error)   // could not connect to the proxy 127.0.0.1:1 for https://api.example.com/ (...)
 /// }
 /// ```
