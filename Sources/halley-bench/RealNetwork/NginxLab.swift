@@ -174,43 +174,27 @@ final class NginxLab: Sendable {
     }
 
     private static func makeCertificates(in directory: URL, openssl: String) throws {
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try run(
+        try Spawn.run(
             openssl,
             ["req", "-x509"] + key + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=halley-bench CA",
+                "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=halley-bench CA",
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
-            ], in: directory)
-        try run(
-            openssl, ["req"] + key + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost"],
-            in: directory)
+            ])
+        try Spawn.run(
+            openssl,
+            ["req"] + key + ["-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost"])
         let extensions =
             "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n"
         try Data(extensions.utf8).write(to: directory.appendingPathComponent("server.ext"))
-        try run(
+        try Spawn.run(
             openssl,
             [
-                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                "-out", "server.pem", "-days", "2", "-extfile", "server.ext",
-            ], in: directory)
-    }
-
-    private static func run(_ executable: String, _ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(
-                "\(executable) \(arguments.joined(separator: " ")) failed: "
-                    + String(decoding: text, as: UTF8.self).suffix(300))
-        }
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+                "-CAserial", path("ca.srl"), "-CAcreateserial", "-out", path("server.pem"), "-days", "2",
+                "-extfile", path("server.ext"),
+            ])
     }
 
     /// Where an executable is: on `PATH`, or in the `sbin` directories servers are put in.
@@ -235,12 +219,11 @@ final class NginxLab: Sendable {
 /// shell's). When the pipe closes (``stop()``, or this process ending in any way) the watcher
 /// stops nginx and removes its directory.
 ///
-/// It is spawned with an empty signal mask and default signal actions: a child inherits its
-/// spawning thread's mask, the Swift runtime's threads block nearly every signal, and nginx
-/// without a master process never unblocks them, so it would never see the watcher's SIGTERM.
+/// It is started with ``Spawn``: nginx without a master process never unblocks signals, so
+/// it must not inherit a Swift thread's mask to see the watcher's SIGTERM.
 ///
-/// Unchecked sendability is sound: `pid` and `writeEnd` never change after `init`; `state`
-/// is only read and changed under `lock`.
+/// Unchecked sendability is sound: `pid`, `writeEnd` and `directory` never change after
+/// `init`; `reaped` and `closed` are only read and changed under `lock`.
 private final class ProcessBox: @unchecked Sendable {
     private let pid: pid_t
     private let writeEnd: Int32
@@ -257,47 +240,27 @@ private final class ProcessBox: @unchecked Sendable {
     }
 
     static func supervise(_ command: String, removing directory: String) throws -> ProcessBox {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw BenchError("pipe failed: errno \(errno)") }
-        // Neither end may leak into another child: the watcher must see end of file.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let input = try Spawn.makePipe()
         let dir = "'" + directory.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let script =
             "exec 3<&0 0</dev/null >\(dir)/nginx.out 2>&1; "
             + "(read line <&3; kill $$ 2>/dev/null; sleep 1; rm -rf \(dir)) & exec \(command) 3<&-"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let words: [String] = ["/bin/sh", "-c", script]
-        let arguments = words.map { strdup($0) }
-        defer { for argument in arguments { free(argument) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments + [nil], environ)
-        close(ends[0])
-        guard spawned == 0 else {
-            close(ends[1])
-            throw BenchError("cannot run /bin/sh: error \(spawned)")
+        let pid: pid_t
+        do {
+            pid = try Spawn.start("/bin/sh", ["-c", script], stdin: input.read)
+        } catch {
+            close(input.read)
+            close(input.write)
+            throw error
         }
-        return ProcessBox(pid: pid, writeEnd: ends[1], directory: directory)
+        close(input.read)
+        return ProcessBox(pid: pid, writeEnd: input.write, directory: directory)
     }
 
     /// Whether nginx still runs (it exits at once on a bad configuration).
     var isRunning: Bool {
         lock.withLock {
-            guard !reaped else { return false }
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true }
+            if !reaped && Spawn.hasExited(pid) { reaped = true }
             return !reaped
         }
     }
@@ -310,8 +273,7 @@ private final class ProcessBox: @unchecked Sendable {
                 close(writeEnd)
             }
             if !reaped {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                Spawn.wait(pid)
                 reaped = true
             }
         }
