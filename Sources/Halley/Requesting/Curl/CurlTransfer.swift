@@ -50,43 +50,71 @@ typealias CurlContinuation = CheckedContinuation<CurlReply, any Error>
 /// caller, off the engine's thread), and its decoded body.
 struct CurlReply: Sendable {
     let status: Int
-    /// The final response's field lines, each without its CRLF, in order.
-    let headerLines: [[UInt8]]
+    /// The final response's field lines in order, each without its CRLF and followed by one
+    /// LF: one buffer rather than an array per line, which the engine's thread would
+    /// allocate for every line (a line never holds an LF: libcurl splits lines there).
+    let headerBlock: [UInt8]
     let body: Data
+
+    /// Fields past this many are found through a table rather than by comparing names.
+    private static let linearLookupLimit = 24
 
     /// The header fields in order, repeated names combined with `", "` (as URLSession does),
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
     /// allows such bytes in values).
     var headers: HTTPHeaders {
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(headerLines.count)
-        var positions: [[UInt8]: Int] = [:]
-        for line in headerLines {
-            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                if let last = fields.indices.last {
-                    let field = fields[last]
-                    fields[last] = HTTPHeaders.Field(
-                        name: field.name, value: field.value + " " + Self.text(Self.trimmed(line[...])))
+        // Where each field's name is in the block, to find a repeated name (any case)
+        // without making strings; a table by lowercased name once there are many.
+        var names: [Range<Int>] = []
+        var table: [String: Int]?
+        headerBlock.withUnsafeBufferPointer { block in
+            var start = 0
+            while start < block.count {
+                let end = block[start...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
+                let line = block[start..<end]
+                start = end + 1
+                if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                    if let last = fields.indices.last {
+                        let field = fields[last]
+                        fields[last] = HTTPHeaders.Field(
+                            name: field.name, value: field.value + " " + Self.text(Self.trimmed(line)))
+                    }
+                    continue
                 }
-                continue
-            }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let nameBytes = Self.trimmed(line[..<colon])
-            let value = Self.text(Self.trimmed(line[(colon + 1)...]))
-            // Names compare without regard to ASCII case (RFC 9110, 5.1).
-            let key = nameBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
-            if let index = positions[key] {
-                let field = fields[index]
-                fields[index] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
-            } else {
-                positions[key] = fields.count
-                fields.append(HTTPHeaders.Field(name: Self.text(nameBytes), value: value))
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = Self.trimmed(line[..<colon])
+                let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+                let existing: Int?
+                if let table {
+                    existing = table[Self.lowercased(name)]
+                } else {
+                    existing = names.firstIndex { Self.sameName(block[$0], name) }
+                }
+                if let existing {
+                    let field = fields[existing]
+                    fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
+                    continue
+                }
+                fields.append(HTTPHeaders.Field(name: Self.text(name), value: value))
+                if table != nil {
+                    table?[Self.lowercased(name)] = fields.count - 1
+                } else {
+                    names.append(name.startIndex..<name.endIndex)
+                    if names.count > Self.linearLookupLimit {
+                        var built: [String: Int] = [:]
+                        for (index, range) in names.enumerated() { built[Self.lowercased(block[range])] = index }
+                        table = built
+                    }
+                }
             }
         }
         return HTTPHeaders(distinctFields: fields)
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
         var slice = bytes
         while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             slice = slice.dropFirst()
@@ -97,10 +125,24 @@ struct CurlReply: Sendable {
         return slice
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-        let decoded = String(decoding: bytes, as: UTF8.self)
-        if decoded.utf8.elementsEqual(bytes) { return decoded }
+    /// Names compare without regard to ASCII case (RFC 9110, 5.1).
+    private static func sameName(_ one: Bytes, _ other: Bytes) -> Bool {
+        one.count == other.count && zip(one, other).allSatisfy { Self.lower($0) == Self.lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
+    private static func lowercased(_ bytes: Bytes) -> String {
+        String(decoding: bytes.map(lower), as: UTF8.self)
+    }
+
+    private static func text(_ bytes: Bytes) -> String {
+        let buffer = UnsafeBufferPointer(rebasing: bytes)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+        let decoded = String(decoding: buffer, as: UTF8.self)
+        if decoded.utf8.elementsEqual(buffer) { return decoded }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 }
@@ -125,7 +167,9 @@ final class CurlTransfer {
 
     // The response as it arrives.
     private var status = 0
-    private var headerLines: [[UInt8]] = []
+    /// The field lines so far, as ``CurlReply/headerBlock`` holds them.
+    private var headerBlock: [UInt8] = []
+    private var headerLineCount = 0
     private var headerBytes = 0
     private var contentLength: Int?
     private var encoded = false
@@ -263,7 +307,8 @@ final class CurlTransfer {
         if line.starts(with: "HTTP/".utf8) {
             // A new response (an interim 1xx comes before the final one): start over.
             status = Self.statusCode(line)
-            headerLines.removeAll(keepingCapacity: true)
+            headerBlock.removeAll(keepingCapacity: true)
+            headerLineCount = 0
             headerBytes = 0
             contentLength = nil
             encoded = false
@@ -281,7 +326,7 @@ final class CurlTransfer {
         if line.starts(with: "HTTP/".utf8) { return bytes.count }
         if headersComplete { return bytes.count }  // trailers of a chunked body
         if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
-            if headerLines.count >= job.maxHeaderCount {
+            if headerLineCount >= job.maxHeaderCount {
                 failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
                 return 0
             }
@@ -291,7 +336,10 @@ final class CurlTransfer {
                 encoded = !Self.valueIsIdentity(line)
             }
         }
-        headerLines.append(Array(line))
+        if headerBlock.isEmpty { headerBlock.reserveCapacity(512) }
+        headerBlock.append(contentsOf: line)
+        headerBlock.append(UInt8(ascii: "\n"))
+        headerLineCount += 1
         return bytes.count
     }
 
@@ -337,7 +385,7 @@ final class CurlTransfer {
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
         return .success(
-            CurlReply(status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body))
+            CurlReply(status: responseCode > 0 ? responseCode : status, headerBlock: headerBlock, body: body))
     }
 
     /// A libcurl failure as the `URLError` URLSession would give, so callers and the engine
