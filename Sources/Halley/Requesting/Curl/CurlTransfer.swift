@@ -162,8 +162,6 @@ final class CurlTransfer {
     /// The easy handle, lent by the loop, which takes it back when the transfer ends.
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
-    private var headerList: OpaquePointer?
-    private var proxyHeaderList: OpaquePointer?
 
     // The response as it arrives.
     private var status = 0
@@ -185,11 +183,6 @@ final class CurlTransfer {
         self.handle = handle
     }
 
-    deinit {
-        if let headerList { halley_curl_slist_free_all(headerList) }
-        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
-    }
-
     /// The transfer behind a context pointer libcurl passes back.
     static func from(_ context: UnsafeMutableRawPointer) -> CurlTransfer {
         Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
@@ -199,7 +192,9 @@ final class CurlTransfer {
 
     /// Sets this request's options on the handle; the ones every request shares were set
     /// when the handle was made (``CurlHandle``), and each option a request may set is set
-    /// again by the next, so nothing carries over.
+    /// again by the next, so nothing carries over. An option whose value is the one the
+    /// handle's last transfer set is left as it is (``CurlHandle/Applied``): most transfers
+    /// of a traversal differ only in their URL.
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
@@ -209,9 +204,15 @@ final class CurlTransfer {
         try set(CurlABI.Option.writeData, pointer: context)
         try set(CurlABI.Option.headerData, pointer: context)
         try set(CurlABI.Option.url, string: job.urlString)
-        try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
+        if handle.applied.freshConnection != job.freshConnection {
+            try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
+            handle.applied.freshConnection = job.freshConnection
+        }
         // Over TLS, wait for a connection that may multiplex rather than open one per request.
-        try set(CurlABI.Option.pipeWait, job.isHTTPS ? 1 : 0)
+        if handle.applied.pipeWait != job.isHTTPS {
+            try set(CurlABI.Option.pipeWait, job.isHTTPS ? 1 : 0)
+            handle.applied.pipeWait = job.isHTTPS
+        }
         var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
             milliseconds = max(
@@ -219,35 +220,49 @@ final class CurlTransfer {
         }
         try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
         try setMethodAndBody()
-        // No `Expect: 100-continue` round trip for large bodies.
-        var list = halley_curl_slist_append(nil, "Expect:")
-        for line in job.headerLines { list = halley_curl_slist_append(list, line) }
-        headerList = list
-        try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+        if handle.applied.headerLines != job.headerLines {
+            // No `Expect: 100-continue` round trip for large bodies.
+            var list = halley_curl_slist_append(nil, "Expect:")
+            for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+            handle.applied.headerLines = nil
+            handle.replaceHeaderList(list)
+            try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+            handle.applied.headerLines = job.headerLines
+        }
         try setProxy()
     }
 
-    /// The proxy of this transfer, or none: set every time, because an empty `CURLOPT_PROXY`
-    /// is what keeps libcurl from reading the environment's proxy variables itself (the
-    /// requester has applied its own rules already).
+    /// The proxy of this transfer, or none: set every time it changes, because an empty
+    /// `CURLOPT_PROXY` is what keeps libcurl from reading the environment's proxy variables
+    /// itself (the requester has applied its own rules already).
     private func setProxy() throws {
-        try set(CurlABI.Option.proxy, string: job.proxy?.url ?? "")
-        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyUsername, job.proxy?.user))
-        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyPassword, job.proxy?.password))
+        let proxy = CurlHandle.Applied.Proxy(
+            url: job.proxy?.url ?? "", user: job.proxy?.user, password: job.proxy?.password,
+            headerLines: job.proxyHeaderLines)
+        guard handle.applied.proxy != proxy else { return }
+        handle.applied.proxy = nil
+        try set(CurlABI.Option.proxy, string: proxy.url)
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyUsername, proxy.user))
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyPassword, proxy.password))
         var list: OpaquePointer?
-        for line in job.proxyHeaderLines { list = halley_curl_slist_append(list, line) }
-        proxyHeaderList = list
+        for line in proxy.headerLines { list = halley_curl_slist_append(list, line) }
+        handle.replaceProxyHeaderList(list)
         try set(CurlABI.Option.proxyHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+        handle.applied.proxy = proxy
     }
 
     private func setMethodAndBody() throws {
         let method = job.method.rawValue
+        let plainGet = job.method == .get && job.body == nil
+        // A plain GET after a plain GET: nothing to undo.
+        if plainGet && handle.applied.plainGet { return }
+        handle.applied.plainGet = false
         // Back to a plain GET first: no custom method, no HEAD, no upload from the last use.
         try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.customRequest, nil))
         try set(CurlABI.Option.httpGet, 1)
         switch (job.method, job.body) {
         case (.get, nil):
-            break
+            handle.applied.plainGet = true
         case (.head, _):
             try set(CurlABI.Option.noBody, 1)
         case (_, let body?):
@@ -482,6 +497,44 @@ final class CurlHandle {
     /// `CURLOPT_ERRORBUFFER`, owned here: it must outlive every transfer on the handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
 
+    /// The values the last transfer set for the options each transfer sets (`nil`: not set,
+    /// or not known after a failed call): ``CurlTransfer/prepare()`` sets only those that
+    /// differ. Each costs a call through libcurl's option parser, the lists an allocation per
+    /// line.
+    struct Applied {
+        struct Proxy: Equatable {
+            let url: String
+            let user: String?
+            let password: String?
+            let headerLines: [String]
+        }
+        var freshConnection: Bool?
+        var pipeWait: Bool?
+        /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
+        var plainGet = false
+        /// The lines of ``headerList``, after its `Expect:`.
+        var headerLines: [String]?
+        var proxy: Proxy?
+    }
+    var applied = Applied()
+    /// `CURLOPT_HTTPHEADER` and `CURLOPT_PROXYHEADER`: libcurl reads them until the transfer
+    /// ends, so the handle keeps them until the next transfer replaces them.
+    private var headerList: OpaquePointer?
+    private var proxyHeaderList: OpaquePointer?
+
+    /// Takes `list` as the handle's header list, freeing the last one: the handle is out of
+    /// the multi handle between transfers, so libcurl reads neither until the next starts.
+    func replaceHeaderList(_ list: OpaquePointer?) {
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        headerList = list
+    }
+
+    /// The same for `CURLOPT_PROXYHEADER`.
+    func replaceProxyHeaderList(_ list: OpaquePointer?) {
+        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
+        proxyHeaderList = list
+    }
+
     /// Makes a handle and sets the options every request of the requester shares.
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses the handle or an option,
@@ -503,6 +556,8 @@ final class CurlHandle {
     deinit {
         halley_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
     }
 
     private func configure(_ setup: CurlHandleSetup) throws {
