@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
-        .executableTarget(name: "halley-bench", dependencies: ["Halley"]),
+        // CHalleyCurl for its baseline: libcurl driven directly, loaded as Halley loads it.
+        .executableTarget(name: "halley-bench", dependencies: ["Halley", "CHalleyCurl"]),
         // Not a product: the transport tests run one request per process through it, so the
         // kernel can measure that process's peak memory.
         .executableTarget(name: "halley-transport-probe", dependencies: ["Halley"]),

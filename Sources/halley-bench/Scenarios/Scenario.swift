@@ -41,6 +41,7 @@ enum ScenarioRegistry {
         LimitScenario(),
         TransportScenario(),
         TraversalCostScenario(),
+        NginxScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.

@@ -1,20 +1,32 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// ``LoopbackServer`` run as a child process (this binary with `--serve-transport`) on
 /// `127.0.0.1` and a free port.
 ///
 /// The server exits when its stdin reaches end of file; this object keeps the write end of
-/// that pipe, so the server ends with the benchmark however the benchmark ends.
+/// that pipe, so the server ends with the benchmark however the benchmark ends. It is
+/// started with ``Spawn``, so the transport scenarios run under valgrind too.
 final class BenchServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     let baseURL: URL
-    private let process: Process
-    private let input: Pipe
+    private let pid: pid_t
+    private let input: Int32
 
-    private init(baseURL: URL, process: Process, input: Pipe) {
+    private init(baseURL: URL, pid: pid_t, input: Int32) {
         self.baseURL = baseURL
-        self.process = process
+        self.pid = pid
         self.input = input
+    }
+
+    deinit {
+        close(input)
+        Spawn.wait(pid)
     }
 
     /// Starts the server and waits for its port.
@@ -22,33 +34,28 @@ final class BenchServer: Sendable {
     /// - Throws: ``BenchError`` when it does not start.
     static func start() throws -> BenchServer {
         guard let executable = Bundle.main.executableURL else { throw BenchError("cannot locate halley-bench itself") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--serve-transport"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
+        let input = try Spawn.makePipe()
+        let output = try Spawn.makePipe()
+        let pid: pid_t
         do {
-            try process.run()
+            pid = try Spawn.start(executable.path, ["--serve-transport"], stdin: input.read, stdout: output.write)
         } catch {
+            for descriptor in [input.read, input.write, output.read, output.write] { close(descriptor) }
             throw BenchError("cannot run \(executable.path) --serve-transport: \(error)")
         }
-        var bytes = Data()
-        while !bytes.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            bytes.append(chunk)
-        }
-        let line = String(decoding: bytes, as: UTF8.self).prefix { $0 != "\n" }
+        close(input.read)
+        close(output.write)
+        let line = Spawn.readLine(output.read)
+        close(output.read)
         let fields = line.split(separator: " ")
         guard fields.count == 2, fields[0] == "PORT", let port = Int(fields[1]),
             let url = URL(string: "http://127.0.0.1:\(port)")
         else {
-            if process.isRunning { process.terminate() }
+            close(input.write)
+            Spawn.wait(pid)
             throw BenchError("the transport bench server did not start: read \"\(line)\"")
         }
-        return BenchServer(baseURL: url, process: process, input: input)
+        return BenchServer(baseURL: url, pid: pid, input: input.write)
     }
 
     /// The absolute URL of `path` (with its query).

@@ -255,6 +255,14 @@ enum TLSLab {
         "items/2.json": #"{"_links": {"self": {"href": "/items/2"}}, "id": 2}"#,
     ]
 
+    /// A fixture defined in another file (``http2()``), started once per test process as
+    /// the ones above are.
+    static func fixture<Value: Sendable>(
+        named name: String, start: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await Registry.shared.value(named: name, start: start)
+    }
+
     // MARK: Processes
 
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -276,7 +284,7 @@ enum TLSLab {
 
     /// Starts nginx or tinyproxy under the script's supervision; returns the free ports it
     /// listens on, once they accept connections.
-    private static func supervise(
+    static func supervise(
         _ command: [String], in directory: URL, ports: Int, template: URL, output: URL
     ) async throws -> [Int] {
         let line = try await launch(

@@ -21,6 +21,8 @@ Hostile routes:
     /long-header?bytes=N                 200 with one header field whose line is N bytes
     /close-mid-chunk                     chunked, one half-sent chunk, then the connection closes
     /reset                               a TCP reset instead of any response
+    /header-shapes                       repeated names in other cases, folded lines, Latin-1 and
+                                         UTF-8 values, padding, 30 more fields and late repeats
 Helper routes:
     /small                               a small HAL document
     /set-cookie?value=V                  200 with Set-Cookie: V, and the request's Cookie echoed
@@ -174,6 +176,19 @@ class Handler(loopback_server.QuietHandler):
                 for index in range(number("n", 30000)):
                     self.send_header("X-Field-%d" % index, value)
                 return self._finish_small(extra)
+            if route == "/header-shapes":
+                # Written raw: repeated names in other cases, obsolete folding, a Latin-1 and
+                # a UTF-8 value, padding, and more fields than a client compares one by one.
+                lines = [b"HTTP/1.1 200 OK", b"X-Repeat: one", b"x-REPEAT:  two ", b"X-Folded: first",
+                         b"   second", b"\tthird", b"X-Latin: caf\xe9", b"X-Utf8: caf\xc3\xa9",
+                         b"X-Spaces: \t padded \t"]
+                lines += [b"X-Field-%d: %d" % (index, index) for index in range(30)]
+                lines += [b"x-field-3: again", b"X-FIELD-27: again", b"X-Repeat: three"]
+                body = b'{"_links": {"self": {"href": "/header-shapes"}}}\n'
+                lines += [b"Content-Type: " + HAL.encode(), b"Content-Length: %d" % len(body)]
+                self.wfile.write(b"\r\n".join(lines) + b"\r\n\r\n" + body)
+                self.close_connection = True
+                return None
             if route == "/long-header":
                 self.send_response(200)
                 self.send_header("X-Long", "x" * max(0, number("bytes", 1 << 20) - len("X-Long: \r\n")))

@@ -26,7 +26,7 @@ final class CurlEngine: Sendable {
         var threadStarted = false
         /// Whether the loop is (about to be) asleep in `curl_multi_poll`: only then does a new
         /// command need a wake-up, which costs a system call on each side. An awake loop
-        /// takes its commands before it sleeps again.
+        /// takes its commands before it sleeps again. The first wake-up clears it.
         var sleeping = false
         var stopping = false
         /// Set by the loop thread just before it cleans up the multi handle: no wake-ups after.
@@ -74,7 +74,7 @@ final class CurlEngine: Sendable {
             mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
             let startThread = !mailbox.threadStarted
             mailbox.threadStarted = true
-            if !startThread { wake(mailbox) }
+            if !startThread { wake(&mailbox) }
             return (mailbox.nextID, startThread)
         }
         if startThread {
@@ -105,7 +105,7 @@ final class CurlEngine: Sendable {
     func cancel(_ id: UInt64) {
         mailbox.withLock { mailbox in
             mailbox.commands.append(.cancel(id: id))
-            wake(mailbox)
+            wake(&mailbox)
         }
     }
 
@@ -113,13 +113,17 @@ final class CurlEngine: Sendable {
     func stop() {
         mailbox.withLock { mailbox in
             mailbox.stopping = true
-            wake(mailbox)
+            wake(&mailbox)
         }
     }
 
     /// Wakes the loop if it sleeps; called under the mailbox lock, so never after ``close()``.
-    private func wake(_ mailbox: Mailbox) {
-        if mailbox.threadStarted && mailbox.sleeping && !mailbox.closed { _ = halley_curl_multi_wakeup(multi.pointer) }
+    /// One wake-up per sleep: the loop takes every command queued until it takes them, so the
+    /// commands that follow in the same burst need no system call of their own.
+    private func wake(_ mailbox: inout Mailbox) {
+        guard mailbox.threadStarted && mailbox.sleeping && !mailbox.closed else { return }
+        mailbox.sleeping = false
+        _ = halley_curl_multi_wakeup(multi.pointer)
     }
 
     // MARK: From the loop thread

@@ -52,45 +52,73 @@ typealias CurlContinuation = CheckedContinuation<CurlReply, any Error>
 /// caller, off the engine's thread), and its decoded body.
 struct CurlReply: Sendable {
     let status: Int
-    /// The final response's field lines, each without its CRLF, in order.
-    let headerLines: [[UInt8]]
+    /// The final response's field lines in order, each without its CRLF and followed by one
+    /// LF: one buffer rather than an array per line, which the engine's thread would
+    /// allocate for every line (a line never holds an LF: libcurl splits lines there).
+    let headerBlock: [UInt8]
     let body: Data
     /// How it travelled, when the job asked.
     var metrics: TransferMetrics?
+
+    /// Fields past this many are found through a table rather than by comparing names.
+    private static let linearLookupLimit = 24
 
     /// The header fields in order, repeated names combined with `", "` (as URLSession does),
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
     /// allows such bytes in values).
     var headers: HTTPHeaders {
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(headerLines.count)
-        var positions: [[UInt8]: Int] = [:]
-        for line in headerLines {
-            if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                if let last = fields.indices.last {
-                    let field = fields[last]
-                    fields[last] = HTTPHeaders.Field(
-                        name: field.name, value: field.value + " " + Self.text(Self.trimmed(line[...])))
+        // Where each field's name is in the block, to find a repeated name (any case)
+        // without making strings; a table by lowercased name once there are many.
+        var names: [Range<Int>] = []
+        var table: [String: Int]?
+        headerBlock.withUnsafeBufferPointer { block in
+            var start = 0
+            while start < block.count {
+                let end = block[start...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
+                let line = block[start..<end]
+                start = end + 1
+                if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                    if let last = fields.indices.last {
+                        let field = fields[last]
+                        fields[last] = HTTPHeaders.Field(
+                            name: field.name, value: field.value + " " + Self.text(Self.trimmed(line)))
+                    }
+                    continue
                 }
-                continue
-            }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let nameBytes = Self.trimmed(line[..<colon])
-            let value = Self.text(Self.trimmed(line[(colon + 1)...]))
-            // Names compare without regard to ASCII case (RFC 9110, 5.1).
-            let key = nameBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
-            if let index = positions[key] {
-                let field = fields[index]
-                fields[index] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
-            } else {
-                positions[key] = fields.count
-                fields.append(HTTPHeaders.Field(name: Self.text(nameBytes), value: value))
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let name = Self.trimmed(line[..<colon])
+                let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+                let existing: Int?
+                if let table {
+                    existing = table[Self.lowercased(name)]
+                } else {
+                    existing = names.firstIndex { Self.sameName(block[$0], name) }
+                }
+                if let existing {
+                    let field = fields[existing]
+                    fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
+                    continue
+                }
+                fields.append(HTTPHeaders.Field(name: Self.text(name), value: value))
+                if table != nil {
+                    table?[Self.lowercased(name)] = fields.count - 1
+                } else {
+                    names.append(name.startIndex..<name.endIndex)
+                    if names.count > Self.linearLookupLimit {
+                        var built: [String: Int] = [:]
+                        for (index, range) in names.enumerated() { built[Self.lowercased(block[range])] = index }
+                        table = built
+                    }
+                }
             }
         }
         return HTTPHeaders(distinctFields: fields)
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func trimmed(_ bytes: Bytes) -> Bytes {
         var slice = bytes
         while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             slice = slice.dropFirst()
@@ -101,10 +129,24 @@ struct CurlReply: Sendable {
         return slice
     }
 
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-        let decoded = String(decoding: bytes, as: UTF8.self)
-        if decoded.utf8.elementsEqual(bytes) { return decoded }
+    /// Names compare without regard to ASCII case (RFC 9110, 5.1).
+    private static func sameName(_ one: Bytes, _ other: Bytes) -> Bool {
+        one.count == other.count && zip(one, other).allSatisfy { Self.lower($0) == Self.lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+
+    private static func lowercased(_ bytes: Bytes) -> String {
+        String(decoding: bytes.map(lower), as: UTF8.self)
+    }
+
+    private static func text(_ bytes: Bytes) -> String {
+        let buffer = UnsafeBufferPointer(rebasing: bytes)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+        let decoded = String(decoding: buffer, as: UTF8.self)
+        if decoded.utf8.elementsEqual(buffer) { return decoded }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 }
@@ -124,12 +166,12 @@ final class CurlTransfer {
     /// The easy handle, lent by the loop, which takes it back when the transfer ends.
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
-    private var headerList: OpaquePointer?
-    private var proxyHeaderList: OpaquePointer?
 
     // The response as it arrives.
     private var status = 0
-    private var headerLines: [[UInt8]] = []
+    /// The field lines so far, as ``CurlReply/headerBlock`` holds them.
+    private var headerBlock: [UInt8] = []
+    private var headerLineCount = 0
     private var headerBytes = 0
     private var contentLength: Int?
     private var encoded = false
@@ -148,11 +190,6 @@ final class CurlTransfer {
         self.handle = handle
     }
 
-    deinit {
-        if let headerList { halley_curl_slist_free_all(headerList) }
-        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
-    }
-
     /// The transfer behind a context pointer libcurl passes back.
     static func from(_ context: UnsafeMutableRawPointer) -> CurlTransfer {
         Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
@@ -162,7 +199,9 @@ final class CurlTransfer {
 
     /// Sets this request's options on the handle; the ones every request shares were set
     /// when the handle was made (``CurlHandle``), and each option a request may set is set
-    /// again by the next, so nothing carries over.
+    /// again by the next, so nothing carries over. An option whose value is the one the
+    /// handle's last transfer set is left as it is (``CurlHandle/Applied``): most transfers
+    /// of a traversal differ only in their URL.
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
@@ -172,9 +211,15 @@ final class CurlTransfer {
         try set(CurlABI.Option.writeData, pointer: context)
         try set(CurlABI.Option.headerData, pointer: context)
         try set(CurlABI.Option.url, string: job.urlString)
-        try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
+        if handle.applied.freshConnection != job.freshConnection {
+            try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
+            handle.applied.freshConnection = job.freshConnection
+        }
         // Over TLS, wait for a connection that may multiplex rather than open one per request.
-        try set(CurlABI.Option.pipeWait, job.isHTTPS ? 1 : 0)
+        if handle.applied.pipeWait != job.isHTTPS {
+            try set(CurlABI.Option.pipeWait, job.isHTTPS ? 1 : 0)
+            handle.applied.pipeWait = job.isHTTPS
+        }
         var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
             milliseconds = max(
@@ -186,35 +231,49 @@ final class CurlTransfer {
         handle.tlsVersion[0] = 0
         try set(CurlABI.Option.verbose, job.collectsMetrics ? 1 : 0)
         try setMethodAndBody()
-        // No `Expect: 100-continue` round trip for large bodies.
-        var list = halley_curl_slist_append(nil, "Expect:")
-        for line in job.headerLines { list = halley_curl_slist_append(list, line) }
-        headerList = list
-        try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+        if handle.applied.headerLines != job.headerLines {
+            // No `Expect: 100-continue` round trip for large bodies.
+            var list = halley_curl_slist_append(nil, "Expect:")
+            for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+            handle.applied.headerLines = nil
+            handle.replaceHeaderList(list)
+            try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+            handle.applied.headerLines = job.headerLines
+        }
         try setProxy()
     }
 
-    /// The proxy of this transfer, or none: set every time, because an empty `CURLOPT_PROXY`
-    /// is what keeps libcurl from reading the environment's proxy variables itself (the
-    /// requester has applied its own rules already).
+    /// The proxy of this transfer, or none: set every time it changes, because an empty
+    /// `CURLOPT_PROXY` is what keeps libcurl from reading the environment's proxy variables
+    /// itself (the requester has applied its own rules already).
     private func setProxy() throws {
-        try set(CurlABI.Option.proxy, string: job.proxy?.url ?? "")
-        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyUsername, job.proxy?.user))
-        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyPassword, job.proxy?.password))
+        let proxy = CurlHandle.Applied.Proxy(
+            url: job.proxy?.url ?? "", user: job.proxy?.user, password: job.proxy?.password,
+            headerLines: job.proxyHeaderLines)
+        guard handle.applied.proxy != proxy else { return }
+        handle.applied.proxy = nil
+        try set(CurlABI.Option.proxy, string: proxy.url)
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyUsername, proxy.user))
+        try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.proxyPassword, proxy.password))
         var list: OpaquePointer?
-        for line in job.proxyHeaderLines { list = halley_curl_slist_append(list, line) }
-        proxyHeaderList = list
+        for line in proxy.headerLines { list = halley_curl_slist_append(list, line) }
+        handle.replaceProxyHeaderList(list)
         try set(CurlABI.Option.proxyHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
+        handle.applied.proxy = proxy
     }
 
     private func setMethodAndBody() throws {
         let method = job.method.rawValue
+        let plainGet = job.method == .get && job.body == nil
+        // A plain GET after a plain GET: nothing to undo.
+        if plainGet && handle.applied.plainGet { return }
+        handle.applied.plainGet = false
         // Back to a plain GET first: no custom method, no HEAD, no upload from the last use.
         try check(halley_curl_easy_setopt_pointer(easy, CurlABI.Option.customRequest, nil))
         try set(CurlABI.Option.httpGet, 1)
         switch (job.method, job.body) {
         case (.get, nil):
-            break
+            handle.applied.plainGet = true
         case (.head, _):
             try set(CurlABI.Option.noBody, 1)
         case (_, let body?):
@@ -271,10 +330,12 @@ final class CurlTransfer {
     func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         var line = bytes[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
-        if line.starts(with: "HTTP/".utf8) {
+        let isStatusLine = Self.isStatusLine(line)
+        if isStatusLine {
             // A new response (an interim 1xx comes before the final one): start over.
             status = Self.statusCode(line)
-            headerLines.removeAll(keepingCapacity: true)
+            headerBlock.removeAll(keepingCapacity: true)
+            headerLineCount = 0
             headerBytes = 0
             contentLength = nil
             encoded = false
@@ -289,10 +350,10 @@ final class CurlTransfer {
             if status >= 200 { return headersEnded() ? bytes.count : 0 }
             return bytes.count
         }
-        if line.starts(with: "HTTP/".utf8) { return bytes.count }
+        if isStatusLine { return bytes.count }
         if headersComplete { return bytes.count }  // trailers of a chunked body
         if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
-            if headerLines.count >= job.maxHeaderCount {
+            if headerLineCount >= job.maxHeaderCount {
                 failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
                 return 0
             }
@@ -302,7 +363,10 @@ final class CurlTransfer {
                 encoded = !Self.valueIsIdentity(line)
             }
         }
-        headerLines.append(Array(line))
+        if headerBlock.isEmpty { headerBlock.reserveCapacity(512) }
+        headerBlock.append(contentsOf: UnsafeRawBufferPointer(rebasing: line))
+        headerBlock.append(UInt8(ascii: "\n"))
+        headerLineCount += 1
         return bytes.count
     }
 
@@ -351,7 +415,7 @@ final class CurlTransfer {
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
         return .success(
             CurlReply(
-                status: responseCode > 0 ? responseCode : status, headerLines: headerLines, body: body,
+                status: responseCode > 0 ? responseCode : status, headerBlock: headerBlock, body: body,
                 metrics: metrics))
     }
 
@@ -461,6 +525,16 @@ final class CurlTransfer {
 
     // MARK: Parsing helpers
 
+    /// Whether the line starts with `HTTP/`: a status line. Compared byte by byte: the generic
+    /// `starts(with:)` cost more than the rest of the callback.
+    private static func isStatusLine(_ line: Bytes) -> Bool {
+        guard line.count >= 5 else { return false }
+        let start = line.startIndex
+        return line[start] == UInt8(ascii: "H") && line[start + 1] == UInt8(ascii: "T")
+            && line[start + 2] == UInt8(ascii: "T") && line[start + 3] == UInt8(ascii: "P")
+            && line[start + 4] == UInt8(ascii: "/")
+    }
+
     /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
     private static func statusCode(_ line: Bytes) -> Int {
         guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
@@ -518,6 +592,44 @@ final class CurlHandle {
     let tlsVersion: UnsafeMutablePointer<CChar>
     private static let tlsVersionSize = 16
 
+    /// The values the last transfer set for the options each transfer sets (`nil`: not set,
+    /// or not known after a failed call): ``CurlTransfer/prepare()`` sets only those that
+    /// differ. Each costs a call through libcurl's option parser, the lists an allocation per
+    /// line.
+    struct Applied {
+        struct Proxy: Equatable {
+            let url: String
+            let user: String?
+            let password: String?
+            let headerLines: [String]
+        }
+        var freshConnection: Bool?
+        var pipeWait: Bool?
+        /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
+        var plainGet = false
+        /// The lines of ``headerList``, after its `Expect:`.
+        var headerLines: [String]?
+        var proxy: Proxy?
+    }
+    var applied = Applied()
+    /// `CURLOPT_HTTPHEADER` and `CURLOPT_PROXYHEADER`: libcurl reads them until the transfer
+    /// ends, so the handle keeps them until the next transfer replaces them.
+    private var headerList: OpaquePointer?
+    private var proxyHeaderList: OpaquePointer?
+
+    /// Takes `list` as the handle's header list, freeing the last one: the handle is out of
+    /// the multi handle between transfers, so libcurl reads neither until the next starts.
+    func replaceHeaderList(_ list: OpaquePointer?) {
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        headerList = list
+    }
+
+    /// The same for `CURLOPT_PROXYHEADER`.
+    func replaceProxyHeaderList(_ list: OpaquePointer?) {
+        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
+        proxyHeaderList = list
+    }
+
     /// Makes a handle and sets the options every request of the requester shares.
     ///
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses the handle or an option,
@@ -543,6 +655,8 @@ final class CurlHandle {
         halley_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
         tlsVersion.deallocate()
+        if let headerList { halley_curl_slist_free_all(headerList) }
+        if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
     }
 
     private func configure(_ setup: CurlHandleSetup) throws {

@@ -182,9 +182,12 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This configuration with the environment read now, when it is ``environment``.
-    func resolved(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> ProxyConfiguration {
+    ///
+    /// The environment is read only then: `proxy(for:)` calls this for every request, and
+    /// copying the process's environment cost more than the rest of a loopback request.
+    func resolved(_ variables: [String: String]? = nil) -> ProxyConfiguration {
         guard case .environment = source else { return self }
-        var resolved = Self.environment(variables)
+        var resolved = Self.environment(variables ?? ProcessInfo.processInfo.environment)
         resolved.allowsCredentialsOverPlainHTTP = allowsCredentialsOverPlainHTTP
         return resolved
     }
