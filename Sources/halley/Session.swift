@@ -60,24 +60,22 @@ struct Session {
         if let directory = request.fixtures {
             requester = FileRequester(directory: directory)
         } else {
-            // The same names are stripped when a redirect leaves the origin. libcurl on Linux
-            // (URLSession when it cannot be loaded), URLSession on Apple platforms.
-            let stripped = URLSessionRequester.defaultCredentialHeaders.union(headerNames.map { $0.lowercased() })
+            // libcurl on Linux (URLSession when it cannot be loaded), URLSession on Apple
+            // platforms. Each request carries the call's credential names, so a redirect that
+            // leaves the origin strips them whichever requester follows it.
             let transport = request.transport
             if transport.httpVersion != .automatic {
                 // Only libcurl lets the HTTP version be chosen.
                 do {
                     requester = try CurlRequester(
-                        credentialHeaders: stripped, tls: transport.tls, proxy: transport.proxy,
-                        httpVersion: transport.httpVersion)
+                        tls: transport.tls, proxy: transport.proxy, httpVersion: transport.httpVersion)
                 } catch {
                     throw ToolError(
                         exitCode: .usage,
                         message: "--http1.1 and --http2 need libcurl, which cannot be used here: \(error.reason)")
                 }
             } else {
-                requester = DefaultRequester.make(
-                    credentialHeaders: stripped, tls: transport.tls, proxy: transport.proxy)
+                requester = DefaultRequester.make(tls: transport.tls, proxy: transport.proxy)
             }
         }
         manager = ResourceManager(requester: requester)

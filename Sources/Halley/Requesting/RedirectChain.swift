@@ -4,21 +4,26 @@ import Foundation
 ///
 /// Start the chain from the ``ResourceRequest``, send ``current``, and give the response's
 /// status and `Location` to ``follow(status:location:)``: it answers whether ``current`` is
-/// now the next hop to send, or the response is the answer. `CurlRequester` and the
-/// server-side example's `AsyncHTTPClientRequester` both follow redirects this way, so a
+/// now the next hop to send, or the response is the answer. ``CurlRequester`` and the
+/// server-side example's `AsyncHTTPClientRequester` follow redirects this way, and
+/// ``URLSessionRequester`` answers URLSession's redirect callback with ``current``, so a
 /// redirect means the same whichever requester runs it:
 ///
 /// - 301, 302, 303, 307 and 308 with a `Location` are followed; a `Location` is resolved
 ///   against the hop it came from, and keeps that hop's fragment when it has none
 ///   (RFC 9110, 10.2.2);
 /// - 303 turns any method but `HEAD` into `GET`, 301 and 302 turn `POST` into `GET` (as
-///   browsers and URLSession do, RFC 9110, 15.4), and a hop that becomes a `GET` loses its
-///   body and the fields that described it; 307 and 308 keep method and body;
+///   browsers do, RFC 9110, 15.4), and a hop that becomes a `GET` loses its body and the
+///   fields that described it (`Content-Type`, `Content-Length`, `Content-Encoding`,
+///   `Content-Language`, `Content-Location`, `Transfer-Encoding`); every other hop keeps
+///   method, body and fields (307 and 308 always do);
 /// - a target that is not `http` or `https`, or a `Location` that is not a URL, is a
 ///   ``RedirectError``, and so is one redirect more than `maxRedirects`;
-/// - a caller's `Host` does not follow to another origin, and the credential headers do not
-///   follow outside ``ResourceRequest/trustedOrigins`` (only the request's own origin when
-///   that is empty). Once dropped, they stay dropped, even if a later hop comes back.
+/// - a caller's `Host` does not follow to another origin, and the credential headers
+///   (`Authorization`, `Cookie`, `Proxy-Authorization`, the request's
+///   ``ResourceRequest/credentialHeaders`` and the requester's own) do not follow outside
+///   ``ResourceRequest/trustedOrigins`` (only the request's own origin when that is empty).
+///   Once dropped, they stay dropped, even if a later hop comes back.
 ///
 /// ```swift
 /// var chain = RedirectChain(request, maxRedirects: 10)
@@ -55,11 +60,12 @@ public struct RedirectChain: Sendable {
     public let maxRedirects: Int
 
     // What the credential rule needs, kept as given: most requests never redirect, so the
-    // sets it compares against are built on the first redirect, not for every request.
+    // scope it applies is completed on the first redirect, not for every request.
     private let firstURL: URL
-    private let trustedOrigins: Set<Origin>
+    private let requestScope: CredentialScope
     private let requesterCredentialHeaders: Set<String>
-    private let requestCredentialHeaders: Set<String>
+    /// The request's scope, anchored at its URL and with the requester's names, once built.
+    private var completedScope: CredentialScope?
 
     /// A chain starting with `request`.
     ///
@@ -72,9 +78,19 @@ public struct RedirectChain: Sendable {
         current = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
         self.maxRedirects = maxRedirects
         firstURL = request.url
-        trustedOrigins = request.trustedOrigins
+        requestScope = request.credentialScope
         requesterCredentialHeaders = credentialHeaders
-        requestCredentialHeaders = request.credentialHeaders
+    }
+
+    /// The credential scope every hop is held to: the request's, its own origin trusted when it
+    /// names none, with the requester's names.
+    var scope: CredentialScope {
+        mutating get {
+            if let completedScope { return completedScope }
+            let scope = requestScope.anchored(at: firstURL).adding(headerNames: requesterCredentialHeaders)
+            completedScope = scope
+            return scope
+        }
     }
 
     /// Takes the answer to ``current``: `true` when it was a redirect to follow and
@@ -105,21 +121,23 @@ public struct RedirectChain: Sendable {
         }
         var next = current
         next.url = target
-        if (status == 303 && current.method != .head) || ([301, 302].contains(status) && current.method == .post) {
+        if Self.becomesGET(status: status, method: current.method) {
             next.method = .get
             next.body = nil
             next.removeHeaders(named: Self.bodyFields)
         }
         // The server decides the Host of its own origin; a caller's Host was for the first.
         if Origin(target) != Origin(from) { next.removeHeaders(named: ["host"]) }
-        let trusted =
-            trustedOrigins.isEmpty ? Origin(target) == Origin(firstURL) : trustedOrigins.contains(Origin(target))
-        if !trusted {
-            next.removeHeaders(
-                named: Set(requesterCredentialHeaders.union(requestCredentialHeaders).map { $0.lowercased() }))
-        }
+        let scope = self.scope
+        if !scope.trusts(target) { next.removeHeaders(named: scope.headerNames) }
         current = next
         return true
+    }
+
+    /// Whether a redirect of `status` turns a request of `method` into a `GET`: 303 any method
+    /// but `HEAD`, 301 and 302 a `POST`.
+    static func becomesGET(status: Int, method: HTTPMethod) -> Bool {
+        (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post)
     }
 
     /// The fields that describe a body, which a hop that becomes a `GET` no longer has.

@@ -19,11 +19,9 @@ final class RequestPipeline: Sendable {
 
     private let policy: RequestPolicy
     private let headerProvider: HeaderProvider?
-    private let credentialHeaders: Set<String>
-    private let trustedOrigins: Set<Origin>
-    /// The trusted origins as URL text (`https://api.example.com`), for the common case of a URL
-    /// written the way its origin prints.
-    private let trustedPrefixes: [[UInt8]]
+    /// Which headers carry credentials and which origins may receive them, for every request
+    /// of the call (each carries it on to the requester's redirects and the cache).
+    private let credentialScope: CredentialScope
     private let retryPolicy: RetryPolicy
     private let deadline: Duration?
     private let cache: ResponseCache?
@@ -71,9 +69,8 @@ final class RequestPipeline: Sendable {
         policy = managerPolicy.merged(with: options.policy)
         headers = managerHeaders
         headerProvider = configuration.headerProvider
-        credentialHeaders = Set(policy.credentialHeaders.map { $0.lowercased() })
-        trustedOrigins = policy.allowedOrigins.union([Origin(trustRoot)])
-        trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
+        credentialScope = CredentialScope(
+            headerNames: policy.credentialHeaders, trustedOrigins: policy.allowedOrigins.union([Origin(trustRoot)]))
         retryPolicy = policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy
         deadline = options.deadline
         cache = configuration.cache
@@ -250,8 +247,7 @@ final class RequestPipeline: Sendable {
         var request = ResourceRequest(
             url: draft.url, method: draft.method, includePath: draft.includePath,
             timeout: timeout)
-        request.credentialHeaders = credentialHeaders
-        request.trustedOrigins = trustedOrigins
+        request.credentialScope = credentialScope
         request.maxBodyBytes = maxBodyBytes
         request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
         var fields = headers
@@ -266,8 +262,7 @@ final class RequestPipeline: Sendable {
             }
         }
         fields.merge(policy.headers)
-        let trusted = !fields.isEmpty && isTrusted(draft.url)
-        for field in fields where trusted || !credentialHeaders.contains(field.name.lowercased()) {
+        for field in fields where credentialScope.allows(field.name, to: draft.url) {
             request.headers[field.name] = field.value
         }
         if let (data, contentType) = draft.body.encoded {
@@ -276,21 +271,6 @@ final class RequestPipeline: Sendable {
         }
         if let configure = policy.configureRequest { try await configure(&request) }
         return Built(request: request, generation: generation)
-    }
-
-    private func isTrusted(_ url: URL) -> Bool {
-        // A URL that starts with a trusted origin's text and then ends its authority has that
-        // origin; anything else (other case, explicit default port, user info) is parsed.
-        var text = url.absoluteString
-        let plainlyTrusted = text.withUTF8 { text in
-            trustedPrefixes.contains { prefix in
-                guard URLResolution.hasPrefix(text, prefix) else { return false }
-                guard prefix.count < text.count else { return true }
-                let next = text[prefix.count]
-                return next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
-            }
-        }
-        return plainlyTrusted || trustedOrigins.contains(Origin(url))
     }
 
     // MARK: Exchanging
@@ -348,7 +328,7 @@ final class RequestPipeline: Sendable {
                 let error = HalleyError(
                     code: .http, includePath: draft.includePath, url: draft.url,
                     message: httpError.statusLine, underlying: httpError)
-                if response.status == 401, !refreshed, let refresher, isTrusted(draft.url) {
+                if response.status == 401, !refreshed, let refresher, credentialScope.trusts(draft.url) {
                     // Once per exchange: a second 401 after fresh credentials is the answer.
                     refreshed = true
                     try await refresh(with: refresher, after: built, error: error)

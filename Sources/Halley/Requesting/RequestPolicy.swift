@@ -46,7 +46,8 @@ public struct RequestPolicy: Sendable {
     public var headers: HTTPHeaders = [:]
     /// Template variables for templated links and a templated root.
     public var variables: [String: TemplateValue] = [:]
-    /// Header names that carry credentials: sent only to trusted origins.
+    /// Header names that carry credentials: sent only to trusted origins. `Authorization`,
+    /// `Cookie` and `Proxy-Authorization` always are, listed here or not.
     public var credentialHeaders: Set<String> = []
     /// Origins, beyond the call's root, that may receive credential-bearing headers.
     public var allowedOrigins: Set<Origin> = []

@@ -20,11 +20,28 @@ public struct ResourceRequest: Sendable, Hashable {
     /// How long one attempt may take before it fails with a timeout; `nil` for the
     /// requester's default.
     public var timeout: Duration?
-    /// Lowercased names of the headers that carry credentials. A requester that follows
-    /// redirects itself must drop them when a redirect leaves ``trustedOrigins``.
-    public var credentialHeaders: Set<String> = []
+    /// Lowercased names of the headers that carry credentials: `authorization`, `cookie` and
+    /// `proxy-authorization` always, plus the names you add (setting lowercases them and keeps
+    /// those three). A requester that follows redirects itself must drop them when a redirect
+    /// leaves ``trustedOrigins``; ``RedirectChain`` does.
+    public var credentialHeaders: Set<String> {
+        get { credentialScope.headerNames }
+        set { credentialScope = CredentialScope(headerNames: newValue, trustedOrigins: trustedOrigins) }
+    }
     /// Origins that may receive ``credentialHeaders``; empty means only the request URL's.
-    public var trustedOrigins: Set<Origin> = []
+    public var trustedOrigins: Set<Origin> {
+        get { credentialScope.trustedOrigins }
+        set { credentialScope = CredentialScope(headerNames: credentialHeaders, trustedOrigins: newValue) }
+    }
+    /// Both of the above, as the one value the pipeline, the redirect rules and the cache read.
+    var credentialScope: CredentialScope {
+        get { storedScope ?? .unanchored }
+        // Stored as `nil` when it is the default, so that equal requests compare equal.
+        set { storedScope = newValue.trustedOrigins.isEmpty && newValue == .unanchored ? nil : newValue }
+    }
+    /// `nil` for the default: a request costs nothing to make before the pipeline gives it its
+    /// scope.
+    private var storedScope: CredentialScope?
     /// The largest body accepted. A requester that can should stop reading past it and throw
     /// ``ResponseBodyTooLargeError``; the engine checks again either way.
     public var maxBodyBytes: Int?

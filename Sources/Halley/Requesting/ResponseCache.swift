@@ -6,8 +6,8 @@ import Foundation
 /// - A `200` response to `GET` is stored unless it says `Cache-Control: no-store` or
 ///   `Vary: *`.
 /// - **Entries are keyed by URL plus the credentials the request carried**: the values of
-///   its credential-bearing headers (`Authorization`, `Cookie`, `Proxy-Authorization` and the
-///   request's ``ResourceRequest/credentialHeaders``), kept only as a salted SHA-256
+///   its credential-bearing headers (the request's ``ResourceRequest/credentialHeaders``:
+///   `Authorization`, `Cookie`, `Proxy-Authorization` and yours), kept only as a salted SHA-256
 ///   fingerprint, never in clear. One manager shared by many users never serves one user's
 ///   response to another, or to a call without credentials.
 /// - **`Vary` is honoured**: an entry matches only a request whose varied header values
@@ -69,9 +69,6 @@ public final class ResponseCache: Sendable {
     private let salt: [UInt8]
     /// The most bytes kept: bodies, headers and a small fixed cost per entry.
     public let maximumBytes: Int
-
-    /// Header names that always count as credentials for the cache key.
-    static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Creates an empty cache holding at most `maximumBytes` (10 MB by default).
     public init(maximumBytes: Int = 10_000_000) {
@@ -210,10 +207,10 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// The request's credential-bearing header values, fingerprinted.
+    /// The request's credential-bearing header values (by its credential scope, the pipeline's
+    /// and the redirects' own), fingerprinted.
     private func credentialFingerprint(_ request: ResourceRequest) -> [UInt8] {
-        let names = Self.credentialHeaderNames.union(request.credentialHeaders.map { $0.lowercased() })
-        return fingerprint(request, names: names.sorted())
+        fingerprint(request, names: request.credentialScope.headerNames.sorted())
     }
 
     /// A salted SHA-256 of the request's values for `names` (sorted, lowercased): equal

@@ -10,13 +10,16 @@ import Foundation
 /// Sends requests through `URLSession`: the default on Apple platforms, and the fallback on
 /// Linux (through FoundationNetworking) when ``CurlRequester`` cannot load libcurl.
 ///
-/// Redirects are followed; the response's ``ResourceResponse/url`` is where the body
-/// finally came from. A redirect to an origin outside the request's
-/// ``ResourceRequest/trustedOrigins`` drops credential-bearing headers (`Authorization`,
-/// `Cookie`, `Proxy-Authorization`, the request's ``ResourceRequest/credentialHeaders`` and
-/// any you add here), so a server cannot bounce your token to a host you never trusted;
-/// URLSession on Linux would otherwise forward them. Redirects to schemes other than `http`
-/// and `https` are refused with ``TransportError/Code/redirectRefused``.
+/// Redirects are followed by Halley's own rules (``RedirectChain``, as ``CurlRequester``
+/// follows them): each hop URLSession proposes is replaced by the chain's. The response's
+/// ``ResourceResponse/url`` is where the body finally came from. A redirect to an origin
+/// outside the request's ``ResourceRequest/trustedOrigins`` drops credential-bearing headers
+/// (`Authorization`, `Cookie`, `Proxy-Authorization`, the request's
+/// ``ResourceRequest/credentialHeaders`` and any you add here), so a server cannot bounce
+/// your token to a host you never trusted; URLSession on Linux would otherwise forward them.
+/// Redirects to schemes other than `http` and `https`, and more than 20 in a row, are refused
+/// with ``TransportError/Code/redirectRefused``. On Linux, a 307 or 308 that must send a body again is not followed
+/// (FoundationNetworking would send the request without it): the redirect is the response.
 ///
 /// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
 ///
@@ -68,8 +71,12 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// What the requester cannot honour, or cannot use, thrown by every request.
     private let settingsFailure: (any Error & Sendable)?
 
-    /// Header names never forwarded across origins on redirect.
-    public static let defaultCredentialHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    /// Header names never forwarded across origins on redirect, whichever names a requester
+    /// or a request adds.
+    public static let defaultCredentialHeaders: Set<String> = CredentialScope.defaultHeaderNames
+
+    /// Redirects followed in a row before ``RedirectError``: URLSession's own limit.
+    private static let maxRedirects = 20
 
     /// Connections per host a requester's own session opens at most: enough for a traversal
     /// of `maxConcurrency` 64 to keep every request in flight.
@@ -90,7 +97,7 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///   - configuration: The session configuration; `.ephemeral` by default, so nothing is
     ///     cached on disk or shared with other sessions.
     ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins,
-    ///     in addition to each request's own.
+    ///     in addition to ``defaultCredentialHeaders`` and each request's own.
     ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default).
     ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
     ///   - maxHeaderCount: The most response header fields accepted.
@@ -121,11 +128,10 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         let limits = HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount)
         let security = SessionSecurity(tls: tls, proxy: proxy, configuration: copied)
         settingsFailure = security.failure
-        let delegate = SessionDelegate(
-            credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), limits: limits, security: security)
+        let delegate = SessionDelegate(security: security)
         owner = SessionOwner(
             session: URLSession(configuration: copied, delegate: delegate, delegateQueue: nil), delegate: delegate,
-            credentialHeaders: delegate.credentialHeaders, limits: limits, ownsSession: true)
+            credentialHeaders: credentialHeaders, limits: limits, ownsSession: true)
     }
 
     /// Creates a requester that sends through your own session: for client certificates,
@@ -160,7 +166,7 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount
     ) {
         owner = SessionOwner(
-            session: session, delegate: nil, credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }),
+            session: session, delegate: nil, credentialHeaders: credentialHeaders,
             limits: HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount), ownsSession: false)
         // Your session's own settings apply; Halley adds none.
         proxy = nil
@@ -197,35 +203,20 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// vocabulary.
     private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         if let settingsFailure { throw settingsFailure }
-        let credentialNames = owner.credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() })
+        var transfer = Transfer(
+            chain: RedirectChain(
+                request, credentialHeaders: owner.credentialHeaders, maxRedirects: Self.maxRedirects),
+            timeout: request.timeout, proxy: proxy, limits: owner.limits, maxBytes: request.maxBodyBytes,
+            url: request.url)
         let route = try proxy?.proxy(for: request.url)
         if let proxy, let route,
             let refusal = proxy.refusal(
-                url: request.url, through: route, headers: request.headers, credentialHeaders: credentialNames)
+                url: request.url, through: route, headers: request.headers,
+                credentialHeaders: transfer.chain.scope.headerNames)
         {
             throw refusal
         }
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method.rawValue
-        urlRequest.httpBody = request.body
-        // Never to an origin, and URLSession cannot address the proxy alone: proxy
-        // credentials go in the proxy URL.
-        for field in request.headers where field.name.lowercased() != "proxy-authorization" {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-        }
-        if let timeout = request.timeout {
-            // FoundationNetworking truncates the interval to whole seconds (0.5 s times out at
-            // once), so URLSession gets at least a second, rounded up; the engine enforces the
-            // exact budget itself.
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            urlRequest.timeoutInterval = max(1, seconds.rounded(.up))
-        }
-        let transfer = Transfer(
-            rules: Rules(
-                credentialHeaders: credentialNames,
-                trustedOrigins: request.trustedOrigins.isEmpty ? [Origin(request.url)] : request.trustedOrigins,
-                method: request.method.rawValue, body: request.body, proxy: proxy),
-            limits: owner.limits, maxBytes: request.maxBodyBytes, url: request.url)
+        let urlRequest = transfer.urlRequest()
         let (data, response): (Data, URLResponse)
         do {
             if let delegate = owner.delegate {
@@ -477,92 +468,38 @@ struct HeaderLimits: Sendable {
     }
 }
 
-/// Which headers a redirect must drop, where they may still go, and the first request's
-/// method and body (which a 307 or 308 must send again).
-private struct Rules: Sendable {
-    let credentialHeaders: Set<String>
-    let trustedOrigins: Set<Origin>
-    /// The first request's method and body.
-    var method: String = "GET"
-    var body: Data?
-    /// The requester's proxy rules, to refuse a hop that would carry credentials in clear
-    /// through a proxy; `nil` for a caller's session.
-    var proxy: ProxyConfiguration?
+/// What to do with a redirect URLSession reports.
+private enum RedirectDecision {
+    /// Follow with this request.
+    case follow(URLRequest)
+    /// Do not follow: the redirect response is the answer.
+    case stop
+    /// Refuse with this error.
+    case refuse(any Error & Sendable)
 
-    /// What to do with a redirect.
-    enum Decision {
-        /// Follow with this request.
-        case follow(URLRequest)
-        /// Do not follow: the redirect response is the answer.
-        case stop
-        /// Refuse with this error.
-        case refuse(any Error & Sendable)
-
-        /// Answers URLSession's redirect callback; a refusal also fails the task with its error.
-        func answer(_ completionHandler: (URLRequest?) -> Void, refusing: (any Error) -> Void) {
-            switch self {
-            case .follow(let next):
-                completionHandler(next)
-            case .stop:
-                completionHandler(nil)
-            case .refuse(let error):
-                completionHandler(nil)
-                refusing(error)
-            }
+    /// Answers URLSession's redirect callback; a refusal also fails the task with its error.
+    func answer(_ completionHandler: (URLRequest?) -> Void, refusing: (any Error) -> Void) {
+        switch self {
+        case .follow(let next):
+            completionHandler(next)
+        case .stop:
+            completionHandler(nil)
+        case .refuse(let error):
+            completionHandler(nil)
+            refusing(error)
         }
-    }
-
-    /// What to do with `request`, URLSession's proposal for the next hop:
-    ///
-    /// - a scheme other than HTTP is refused;
-    /// - a 307 or 308 that must repeat a body is not followed where FoundationNetworking
-    ///   would send it without its body (it always drops the body on a redirect): the
-    ///   redirect comes back as the response rather than an empty PUT reaching the server;
-    /// - a hop that became a GET loses the headers that described the body it no longer has;
-    /// - credential headers are removed when the target is outside the trusted origins.
-    func decide(_ request: URLRequest, after response: HTTPURLResponse, from url: URL) -> Decision {
-        guard let target = request.url else { return .follow(request) }
-        let scheme = target.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
-            return .refuse(RedirectError(url: url, reason: .unsupportedScheme(scheme)))
-        }
-        var next = request
-        if [307, 308].contains(response.statusCode) {
-            #if canImport(FoundationNetworking)
-                let sameMethod = (next.httpMethod ?? "GET").uppercased() == method.uppercased()
-                if sameMethod, let body, !body.isEmpty { return .stop }
-            #endif
-        } else if next.httpBody == nil, ["GET", "HEAD"].contains(next.httpMethod?.uppercased() ?? "GET") {
-            for name in ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"] {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        if !trustedOrigins.contains(Origin(target)) {
-            for (name, _) in next.allHTTPHeaderFields ?? [:] where credentialHeaders.contains(name.lowercased()) {
-                next.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
-        if let proxy {
-            do {
-                if let route = try proxy.proxy(for: target),
-                    let refusal = proxy.refusal(
-                        url: target, through: route,
-                        headers: HTTPHeaders((next.allHTTPHeaderFields ?? [:]).map { ($0.key, $0.value) }),
-                        credentialHeaders: credentialHeaders)
-                {
-                    return .refuse(refusal)
-                }
-            } catch {
-                return .refuse(error)
-            }
-        }
-        return .follow(next)
     }
 }
 
-/// One request's rules, limits and state.
+/// One request's redirects, limits and state.
 private struct Transfer: Sendable {
-    let rules: Rules
+    /// Halley's redirect rules, at the hop being sent.
+    var chain: RedirectChain
+    /// The request's per-attempt limit, for every hop.
+    let timeout: Duration?
+    /// The requester's proxy rules, to refuse a hop that would carry credentials in clear
+    /// through a proxy; `nil` for a caller's session.
+    let proxy: ProxyConfiguration?
     let limits: HeaderLimits
     let maxBytes: Int?
     let url: URL
@@ -580,6 +517,61 @@ private struct Transfer: Sendable {
     var cancelRequested = false
     /// Whether `cancel()` was called on the requester's own session's task (once at most).
     var cancelIssued = false
+
+    /// URLSession's request for the chain's current hop.
+    func urlRequest() -> URLRequest {
+        let hop = chain.current
+        var request = URLRequest(url: hop.url)
+        request.httpMethod = hop.method.rawValue
+        request.httpBody = hop.body
+        // Never to an origin, and URLSession cannot address the proxy alone: proxy
+        // credentials go in the proxy URL.
+        for field in hop.headers where field.name.lowercased() != "proxy-authorization" {
+            request.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if let timeout {
+            // FoundationNetworking truncates the interval to whole seconds (0.5 s times out at
+            // once), so URLSession gets at least a second, rounded up; the engine enforces the
+            // exact budget itself.
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            request.timeoutInterval = max(1, seconds.rounded(.up))
+        }
+        return request
+    }
+
+    /// The answer to a redirect: the chain decides the next hop (URLSession's proposal is
+    /// replaced by it), then what URLSession cannot send as the chain says is not followed:
+    ///
+    /// - a hop that must send a body again (a 307 or 308) on FoundationNetworking, which drops
+    ///   the body of every redirect: the redirect comes back as the response rather than an
+    ///   empty `PUT` reaching the server;
+    /// - a hop that would carry credentials in clear through a proxy is refused.
+    mutating func redirect(after response: HTTPURLResponse) -> RedirectDecision {
+        let location = HTTPHeaders(
+            response.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })["Location"]
+        do {
+            guard try chain.follow(status: response.statusCode, location: location) else { return .stop }
+        } catch {
+            return .refuse(error)
+        }
+        let hop = chain.current
+        #if canImport(FoundationNetworking)
+            if let body = hop.body, !body.isEmpty { return .stop }
+        #endif
+        if let proxy {
+            do {
+                if let route = try proxy.proxy(for: hop.url),
+                    let refusal = proxy.refusal(
+                        url: hop.url, through: route, headers: hop.headers, credentialHeaders: chain.scope.headerNames)
+                {
+                    return .refuse(refusal)
+                }
+            } catch {
+                return .refuse(error)
+            }
+        }
+        return .follow(urlRequest())
+    }
 
     /// The error for a response that is refused before its body: headers past the limits,
     /// or a `Content-Length` past the body limit.
@@ -655,14 +647,10 @@ private func headerLimitError(_ error: any Error, url: URL, responseArrived: Boo
 /// Per-task state lives in a lock-guarded table; everything else is immutable, so the
 /// delegate is `Sendable`.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    let credentialHeaders: Set<String>
-    let limits: HeaderLimits
     private let security: SessionSecurity
     private let transfers = LockedValue<[Int: Transfer]>([:])
 
-    init(credentialHeaders: Set<String>, limits: HeaderLimits, security: SessionSecurity) {
-        self.credentialHeaders = credentialHeaders
-        self.limits = limits
+    init(security: SessionSecurity) {
         self.security = security
     }
 
@@ -832,18 +820,16 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let transfer = transfers.withLock { $0[task.taskIdentifier] }
         // A task being cancelled gets no answer: its cancellation, queued on this queue behind
         // this callback or done already, completes it (see RedirectGate for why an answer must
-        // not follow a cancellation).
-        guard transfer?.cancelRequested != true, task.state == .running else { return }
-        let url = response.url ?? transfer?.url ?? request.url ?? URL(fileURLWithPath: "/")
-        let rules =
-            transfer?.rules
-            ?? Rules(
-                credentialHeaders: credentialHeaders,
-                trustedOrigins: Set(task.originalRequest?.url.map { [Origin($0)] } ?? []))
-        rules.decide(request, after: response, from: url).answer(completionHandler) { fail(task, with: $0) }
+        // not follow a cancellation). Every task has its transfer until it completes; one
+        // without is not followed.
+        let decision = transfers.withLock { transfers -> RedirectDecision? in
+            guard transfers[task.taskIdentifier]?.cancelRequested != true else { return nil }
+            return transfers[task.taskIdentifier]?.redirect(after: response) ?? .stop
+        }
+        guard let decision, task.state == .running else { return }
+        decision.answer(completionHandler) { fail(task, with: $0) }
     }
 
     func urlSession(
@@ -951,12 +937,14 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let (state, answer) = transfer.withLock { ($0, RedirectGate.beginAnswer(&$0)) }
+        let decision = transfer.withLock { transfer -> RedirectDecision? in
+            guard RedirectGate.beginAnswer(&transfer) else { return nil }
+            return transfer.redirect(after: response)
+        }
         // URLSession's own cancellation (of the calling task) is not gated: the state check
         // narrows its window (see RedirectGate).
-        guard answer, task.state == .running else { return }
-        state.rules.decide(request, after: response, from: response.url ?? state.url)
-            .answer(completionHandler) { fail(task, with: $0) }
+        guard let decision, task.state == .running else { return }
+        decision.answer(completionHandler) { fail(task, with: $0) }
         if transfer.withLock({ RedirectGate.endAnswer(&$0) }) { task.cancel() }
     }
 

@@ -24,7 +24,7 @@ public struct ResourceManager: Sendable {
         /// `Proxy-Authorization` as credentials, a 60 s attempt timeout and no retries.
         public var policy: RequestPolicy = {
             var policy = RequestPolicy()
-            policy.credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+            policy.credentialHeaders = CredentialScope.defaultHeaderNames
             policy.requestTimeout = .seconds(60)
             policy.retryPolicy = RequestPolicy.defaultRetryPolicy
             policy.maxConcurrency = RequestPolicy.defaultMaxConcurrency

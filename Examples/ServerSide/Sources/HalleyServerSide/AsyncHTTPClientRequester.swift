@@ -94,8 +94,8 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             maxDecompressedBytes = maxBytes
         }
         owner = ClientOwner(client: HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration))
-        self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
-            .union(URLSessionRequester.defaultCredentialHeaders)
+        // RedirectChain adds the request's names and Halley's defaults to these.
+        self.credentialHeaders = credentialHeaders
         self.maxRedirects = max(0, maxRedirects)
         self.maxHeaderCount = maxHeaderCount
     }

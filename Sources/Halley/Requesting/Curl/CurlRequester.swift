@@ -111,7 +111,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   - maxConnectionsPerHost: Connections open at once to one host (64 by default); more
     ///     transfers wait in libcurl for a free one.
     ///   - credentialHeaders: Header names removed when a redirect leaves the trusted origins,
-    ///     in addition to each request's own.
+    ///     in addition to `Authorization`, `Cookie`, `Proxy-Authorization` and each request's own.
     ///   - maxRedirects: Redirects followed in a row (20 by default).
     ///   - maxHeaderBytes: The largest response header section accepted, in bytes.
     ///   - maxHeaderCount: The most response header fields accepted.
@@ -147,8 +147,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
         identityNames = setup.tls.identityNames
         owner = EngineOwner(engine: try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, setup: setup))
-        self.credentialHeaders = Set(credentialHeaders.map { $0.lowercased() })
-            .union(URLSessionRequester.defaultCredentialHeaders)
+        self.credentialHeaders = credentialHeaders
         self.maxRedirects = max(0, maxRedirects)
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
@@ -200,8 +199,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
             let route = try proxy.proxy(for: hop.url)
             if let route,
                 let refusal = proxy.refusal(
-                    url: hop.url, through: route, headers: hop.headers,
-                    credentialHeaders: credentialHeaders.union(request.credentialHeaders.map { $0.lowercased() }))
+                    url: hop.url, through: route, headers: hop.headers, credentialHeaders: chain.scope.headerNames)
             {
                 throw refusal
             }
