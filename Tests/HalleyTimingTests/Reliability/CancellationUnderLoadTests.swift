@@ -71,19 +71,22 @@ extension Reliability {
             let afterRSS = ProcessFigures.residentBytes
             let growth = Double(afterRSS - baselineRSS) / Double(max(1, baselineRSS))
             let secondHalfGrowth = Double(afterRSS - midRSS) / Double(max(1, baselineRSS))
+            let residentSizes =
+                "resident size \(baselineRSS >> 20) MiB, \(midRSS >> 20) MiB half-way, \(afterRSS >> 20) MiB after"
             if scale.isFull {
                 // Through URLSessionRequester the second half still adds about 7 % (4 MiB over
                 // 250 cancelled traversals, half the first half's), through CurlRequester 1 %:
                 // the same engine, so the rest lies in the URLSession transport; not yet located
                 // (RELIABILITY.md).
                 withKnownIssue("URLSession keeps memory per cancelled transfer", isIntermittent: true) {
-                    #expect(
-                        secondHalfGrowth <= 0.05,
-                        "resident size \(baselineRSS >> 20) MiB, \(midRSS >> 20) MiB half-way, \(afterRSS >> 20) MiB after"
-                    )
+                    #expect(secondHalfGrowth <= 0.05, "\(residentSizes)")
                 } when: {
                     transport.hasFoundationNetworkingGaps
                 }
+            } else if scale.isAlone && !Sanitizer.isActive {
+                // The short run's few traversals (5 % seen through either transport, alone in
+                // the process): memory kept per cancelled traversal would still show.
+                #expect(secondHalfGrowth <= 0.25, "\(residentSizes)")
             }
             let curlThreadGone = try await ProcessFigures.wait(upTo: .seconds(10)) {
                 ProcessFigures.threads(named: "halley.curl") <= before.curlThreads

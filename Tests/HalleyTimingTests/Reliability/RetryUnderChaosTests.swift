@@ -69,10 +69,11 @@ extension Reliability {
             let successes = outcomes.filter(\.succeeded).count
             let rate = Double(successes) / Double(max(1, outcomes.count))
             // Every call the server did not fail three times in a row succeeded (checked above);
-            // the share that leaves is the server's draw, meaningful over the full run's calls.
-            if scale.isFull {
-                #expect(rate >= 0.995, "\(successes) of \(outcomes.count) calls succeeded")
-            }
+            // the share that leaves is the server's draw: 99.5 % over the full run's calls, a
+            // looser share over the short run's few (seeded, so always the same draw).
+            #expect(
+                rate >= scale.minimumRetrySuccessRate,
+                "\(successes) of \(outcomes.count) calls succeeded (\(scale.minimumRetrySuccessRate) required)")
             let stats = try await chaos.stats(run: run)
             var latency = LatencyRecord()
             for outcome in outcomes { latency.add(outcome.duration) }

@@ -135,9 +135,10 @@ extension Reliability {
             }
             #expect(curlThreadGone, "\(ProcessFigures.threads(named: "halley.curl")) halley.curl threads remain")
             let threadsOnRelease = ProcessFigures.threads
-            if scale.isFull {
+            if scale.isAlone {
                 // Dispatch's idle worker threads (URLSession's) end on their own after a few
-                // seconds; the short version runs beside other suites' threads, so it does not wait.
+                // seconds; beside other suites (a plain `swift test`) their threads come and go,
+                // so it does not wait. The figure is printed, not asserted: Dispatch decides.
                 _ = try await ProcessFigures.wait(upTo: .seconds(10)) { ProcessFigures.threads <= before.threads }
             }
             let heapAfter = ProcessFigures.heapInUse ?? 0
@@ -153,22 +154,30 @@ extension Reliability {
             // per request from before the manager to after its release.
             let growthPerRequest = (heapLast - heapFirst) / max(1, total * 9 / 10)
             let keptPerRequest = (heapAfter - before.heap) / max(1, total)
-            if scale.isFull {
-                // Nothing else runs in the full version, so the whole process is the measure.
-                // FoundationNetworking (Swift 6.3) leaks about 0.35 KiB a request, which a fresh
-                // process shows as resident growth too (RELIABILITY.md).
-                let allowedDrift = transport.hasFoundationNetworkingGaps ? 0.25 : 0.10
-                #expect(
-                    drift <= allowedDrift,
-                    "peak RSS \(first >> 20) MiB in the first 10 %, \(last >> 20) MiB in the last")
+            if scale.isAlone {
+                // Nothing else runs in the process, so the whole process is the measure.
                 let descriptorsBack = try await ProcessFigures.wait(upTo: .seconds(10)) {
                     ProcessFigures.openDescriptors <= before.descriptors
                 }
                 #expect(descriptorsBack, "\(ProcessFigures.openDescriptors) descriptors, \(before.descriptors) before")
+            }
+            // Under a sanitizer, shadow memory and the sanitizer's own allocator drown both figures.
+            if scale.isAlone && !Sanitizer.isActive {
+                // FoundationNetworking (Swift 6.3) leaks about 0.35 KiB a request, which a fresh
+                // process shows as resident growth too (RELIABILITY.md). The short run's 1,500
+                // requests move the figures less and more noisily (no drift; 200-400 bytes a
+                // request seen through curl, 550-700 through URLSession): its bounds catch what
+                // keeps a kilobyte or so per request, such as each response's body.
+                let allowedDrift = scale.isFull ? (transport.hasFoundationNetworkingGaps ? 0.25 : 0.10) : 0.25
+                #expect(
+                    drift <= allowedDrift,
+                    "peak RSS \(first >> 20) MiB in the first 10 %, \(last >> 20) MiB in the last")
                 if ProcessFigures.heapInUse != nil {
                     // The heap grows by what the platform keeps per request and nothing of ours:
                     // an entry, a buffer or a task kept per request would be kilobytes.
-                    let bound = transport.hasFoundationNetworkingGaps ? 512 : 128
+                    let bound =
+                        transport.hasFoundationNetworkingGaps
+                        ? (scale.isFull ? 512 : 2_048) : (scale.isFull ? 128 : 1_024)
                     #expect(
                         growthPerRequest <= bound,
                         "the heap grew \(growthPerRequest) bytes per request (\(bound) allowed)")
@@ -201,8 +210,8 @@ extension Reliability {
         /// Found by the soak (issue #19): with the default 60 s per-attempt limit, every request
         /// left a cancelled timer behind for 60 s (a cancelled `Task.sleep` keeps it until its
         /// wake time), about 1.7 KB each: 40 MiB after 25,000 quick requests.
-        @Test func finishedCallsLeaveNoTimersBehind() async throws {
-            guard !Sanitizer.isActive else { return }  // shadow memory drowns the figure
+        @Test(.disabled(if: Sanitizer.isActive, "shadow memory drowns the figure"))
+        func finishedCallsLeaveNoTimersBehind() async throws {
             let requester = InMemoryRequester()
             await requester.register(Graph.base + "/quick", json: ["quick": true])
             var configuration = ResourceManager.Configuration()
