@@ -3,8 +3,8 @@ import Halley
 import Testing
 
 /// Why a TLS fixture could not start: names what is missing and how to install it. The suites
-/// that need nginx, tinyproxy or openssl fail with it rather than skip: CI installs them
-/// (`.ci/run`).
+/// that need nginx, tinyproxy or openssl fail with it rather than skip: `.ci/test` installs
+/// them.
 public struct TLSLabError: Error, CustomStringConvertible {
     public let description: String
 
@@ -292,7 +292,7 @@ public enum TLSLab {
         }
         throw TLSLabError(
             description: "\(name) is not installed (looked in PATH and the sbin directories); the TLS and proxy "
-                + "tests need it: apt-get install \(package) (.ci/run installs it when missing)")
+                + "tests need it: apt-get install \(package) (.ci/test installs it when missing)")
     }
 
     /// Starts nginx or tinyproxy under the script's supervision; returns the free ports it

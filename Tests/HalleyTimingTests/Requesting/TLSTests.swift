@@ -8,34 +8,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// What a request threw, and how long it took to throw it.
-struct TimedFailure: Sendable {
-    let error: any Error
-    let elapsed: Duration
-}
-
-/// Runs one request and returns its error; a response is a test failure.
-func failure(
-    of request: ResourceRequest, with requester: any RequesterInterface,
-    sourceLocation: SourceLocation = #_sourceLocation
-) async throws -> TimedFailure {
-    let clock = ContinuousClock()
-    let start = clock.now
-    do {
-        let response = try await requester.response(for: request)
-        Issue.record(
-            "expected an error, got HTTP \(response.status) from \(request.url)", sourceLocation: sourceLocation)
-        throw TLSLabError(description: "no error")
-    } catch let error as TLSLabError {
-        throw error
-    } catch {
-        return TimedFailure(error: error, elapsed: clock.now - start)
-    }
-}
-
 /// TLS against real servers: nginx with a private CA and mutual TLS, and Python `ssl` servers
 /// for the hostile cases (issue #28). Every failure must be typed, say what went wrong, and
-/// come within a second.
+/// come within a second: a timing check, hence this target.
 @Suite struct TLSTests {
     /// What the tests hold every hostile case to.
     static let limit = Duration.seconds(1)
@@ -344,6 +319,23 @@ func failure(
         #expect(try await dangerous.response(for: request(try hostile.url("self-signed"))).status == 200)
         #expect(try await dangerous.response(for: request(try hostile.url("expired"))).status == 200)
         _ = try await tlsError(try hostile.url("wrong-name", host: "127.0.0.1"), dangerous, kind: .hostNameMismatch)
+    }
+
+    @Test func aHandshakeThatStallsEndsWithTheAttemptTimeout() async throws {
+        let hostile = try await TLSLab.hostile()
+        var configuration = ResourceManager.Configuration()
+        configuration.policy.requestTimeout = .seconds(1)
+        let manager = ResourceManager(requester: try CurlRequester(proxy: .direct), configuration: configuration)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await manager.resource(from: try hostile.url("stall"))
+            Issue.record("a stalled handshake answered")
+        } catch let error as HalleyError {
+            #expect(error.code == .timeout, "\(error)")
+        }
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(2), "took \(elapsed)")
     }
 
     @Test func aRefusedCertificateIsNotRetried() async throws {
