@@ -22,14 +22,35 @@ let package = Package(
         // Not a product: the transport tests run one request per process through it, so the
         // kernel can measure that process's peak memory.
         .executableTarget(name: "halley-transport-probe", dependencies: ["Halley"]),
+        // Helpers the test targets share (servers, fixtures, requesters, the tool's runner):
+        // a regular target, so only Halley's public API; built by `swift build` too. The
+        // Python servers are started from their files here, not compiled.
+        .target(
+            name: "HalleyTestSupport",
+            dependencies: ["Halley"],
+            path: "Tests/HalleyTestSupport",
+            exclude: [
+                "hal_test_server.py", "hostile_http_server.py", "chaos_http_server.py", "loopback_server.py",
+                "tls_test_server.py",
+            ]
+        ),
+        // Three test targets, run in three processes by `.ci/test` (one `swift test` runs them
+        // all in one): fast unit tests (no sockets, no processes, no time limits); end-to-end
+        // suites against loopback servers and the built tools; and the time-limit and load
+        // suites, apart so that no timing check shares a process with a suite that loads the
+        // machine on purpose.
         .testTarget(
             name: "HalleyTests",
+            dependencies: ["Halley", "HalleyTestSupport"]
+        ),
+        .testTarget(
+            name: "HalleyEndToEndTests",
             // The tool and the probe are dependencies so the tests can run the built binaries.
-            dependencies: ["Halley", "halley", "halley-transport-probe"],
-            exclude: [
-                "Support/hal_test_server.py", "Support/hostile_http_server.py", "Support/chaos_http_server.py",
-                "Support/loopback_server.py", "Support/tls_test_server.py",
-            ]
+            dependencies: ["Halley", "HalleyTestSupport", "halley", "halley-transport-probe"]
+        ),
+        .testTarget(
+            name: "HalleyTimingTests",
+            dependencies: ["Halley", "HalleyTestSupport", "halley", "halley-transport-probe"]
         ),
         // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most
         // migrating iOS apps build, and again in Swift 6 mode.

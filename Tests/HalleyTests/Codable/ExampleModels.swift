@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 
 // The example, verbatim: code written for the original Halley compiles unchanged.
 

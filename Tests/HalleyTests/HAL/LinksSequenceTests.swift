@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// `for (rel, link) in resource.links`: every link with its relation, in document order, each

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -81,23 +82,6 @@ import Testing
         }
         await #expect("without a name the relation has malformed links") {
             _ = try await manager.resource(from: Graph.url("/admins"), includes: ["[ea:admin]"])
-        } throws: { ($0 as? HalleyError)?.code == .malformedLink }
-    }
-
-    // MARK: Over loopback HTTP
-
-    @Test func overHTTPPeerDocumentsAreReadAsPeersReadThem() async throws {
-        let server = try await TestServer.shared()
-        let manager = ResourceManager(requester: URLSessionRequester())
-        let strings = try await manager.resource(from: server.url("/peers/strings"))
-        #expect(strings["_embedded"]?["strings"] == ["alpha", "beta", "gamma"])
-        let document = try await manager.document(at: server.url("/peers/strings"))
-        #expect(document.embedded.value(for: "strings")?.arrayValue?.count == 3)
-
-        let admins = try await manager.resource(from: server.url("/peers/admins"), includes: ["ea:admin@boss"])
-        #expect(admins["ea:admin"]?["name"] == "Boss")
-        await #expect {
-            _ = try await manager.resource(from: server.url("/peers/admins"), includes: ["ea:admin@fred"])
         } throws: { ($0 as? HalleyError)?.code == .malformedLink }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -133,91 +134,5 @@ import Testing
         await #expect {
             try await ResourceManager(requester: requester).items(Item.self, from: Graph.url("/p")).collect()
         } throws: { ($0 as? HalleyError)?.code == .paginationCycle }
-    }
-}
-
-/// The same corpus over real HTTP: bodies too big or endless, silent servers, redirect loops.
-/// One at a time, on a server of their own, so their load cannot distort other suites.
-/// Through the default requester, as a `ResourceManager()` would send them (libcurl on Linux);
-/// `HostileTransportTests` holds each HTTP requester to the transport cases on its own.
-@Suite(.serialized) struct HostileServerTests {
-    private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: DefaultRequester.make(), configuration: configuration)
-    }
-
-    private func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await call()
-            return (nil, clock.now - start)
-        } catch {
-            return (error as? HalleyError, clock.now - start)
-        }
-    }
-
-    @Test func aFiftyMegabyteBodyIsStoppedWhileReading() async throws {
-        let server = try await TestServer.hostile()
-        var options = CallOptions()
-        options.maxBodyBytes = 4 * 1024 * 1024
-        let (error, elapsed) = await failure {
-            try await manager().resource(from: server.url("/huge?mb=50"), options: options)
-        }
-        #expect(error?.code == .limitExceeded, "\(String(describing: error))")
-        #expect(error?.underlying is ResponseBodyTooLargeError)
-        #expect(elapsed < .seconds(30))
-    }
-
-    @Test func aBodyThatNeverEndsIsStoppedAtTheLimit() async throws {
-        let server = try await TestServer.hostile()
-        var options = CallOptions()
-        options.maxBodyBytes = 2 * 1024 * 1024
-        let (error, elapsed) = await failure {
-            try await manager().resource(from: server.url("/endless"), options: options)
-        }
-        #expect(error?.code == .limitExceeded, "\(String(describing: error))")
-        #expect(elapsed < .seconds(30))
-    }
-
-    @Test func aServerThatAcceptsAndNeverAnswersTimesOut() async throws {
-        let server = try await TestServer.hostile()
-        let (error, elapsed) = await failure {
-            try await manager { $0.requestTimeout = .milliseconds(500) }.resource(from: server.url("/hang"))
-        }
-        #expect(error?.code == .timeout, "\(String(describing: error)) \(String(describing: error?.underlying))")
-        #expect(elapsed >= .milliseconds(400), "the timeout is not cut short")
-        #expect(elapsed < .seconds(30))
-    }
-
-    @Test func aSubSecondTimeoutLetsAFasterAnswerThrough() async throws {
-        // FoundationNetworking truncates timeouts to whole seconds; 0.8 s must not mean 0.
-        let server = try await TestServer.shared()
-        let manager = manager { $0.requestTimeout = .milliseconds(800) }
-        // Run again when this process stood still long enough to miss the limit (StallMonitor).
-        let value = try await StallMonitor.retryingStalls(tolerance: .milliseconds(80)) {
-            try await manager.resource(from: server.url("/slow?ms=200"))
-        }
-        #expect(value["slept"] == 200)
-    }
-
-    @Test func aRedirectLoopEnds() async throws {
-        let server = try await TestServer.hostile()
-        let (error, elapsed) = await failure { try await manager().resource(from: server.url("/loop")) }
-        #expect(error != nil)
-        #expect([HalleyError.Code.transport, .http].contains(error?.code), "\(String(describing: error))")
-        #expect(elapsed < .seconds(30))
-    }
-
-    @Test func aLinkToAnotherOriginNeverGetsTheToken() async throws {
-        let first = try await TestServer.shared()
-        let second = try await TestServer.secondary()
-        let tag = UUID().uuidString
-        let target = second.url("/echo-headers?tag=\(tag)")
-        let document = try await manager { $0.headers = ["Authorization": "Bearer secret"] }
-            .resource(from: first.linkTo(target), includes: ["other"])
-        #expect(document["other"]?["headers"]?["authorization"] == nil)
-        #expect(document["other"]?["headers"]?["accept"]?.stringValue?.contains("application/hal+json") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// Our parser against Foundation's `JSONSerialization`, which peers use to read the same bodies.

@@ -1,6 +1,7 @@
 import Foundation
 // Public API only (no @testable): these are the documents from issue #14 as a user hands them to us.
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// Documents that Foundation reads and we used to refuse (issue #14).

@@ -171,7 +171,17 @@ import Testing
     @Test func nestingUpToTheLimitParses() throws {
         let depth = JSONParsingOptions.defaultMaximumDepth
         let body = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        #expect(throws: Never.self) { try JSONValue(parsing: body) }
+        // Parsed, and whole: `depth` arrays, each holding the next, the innermost empty.
+        var value = try JSONValue(parsing: body)
+        var levels = 0
+        while case .array(let elements) = value {
+            levels += 1
+            guard let only = elements.first else { break }
+            #expect(elements.count == 1, "level \(levels) holds \(elements.count) elements")
+            value = only
+        }
+        #expect(levels == depth)
+        #expect(value == [])
         let custom = JSONParsingOptions(maximumDepth: 3)
         #expect(throws: JSONParsingError.self) { try JSONValue(parsing: "[[[[]]]]", options: custom) }
     }

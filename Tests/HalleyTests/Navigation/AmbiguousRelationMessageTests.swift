@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// A rel with several links where one is needed: the message names the fix of the call that

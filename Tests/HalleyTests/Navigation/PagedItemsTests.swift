@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -209,12 +210,5 @@ import Testing
         for n in 1...3 { await requester.register(base + "/i/\(n)", json: ["n": .int(n)]) }
         let all = try await ResourceManager(requester: requester).items(Item.self, from: Graph.url("/p1")).collect()
         #expect(all.map(\.n) == [1, 2, 3])
-    }
-}
-
-extension AsyncSequence {
-    /// The elements in order, for sequences built with standard operators.
-    func collected() async throws -> [Element] {
-        try await reduce(into: []) { $0.append($1) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -101,26 +102,5 @@ import Testing
             try await templated.items(in: 35..<45)
         } throws: { ($0 as? HalleyError)?.code == .pageMismatch }
         #expect(try await orders.item(at: 3)?.id == 4, "the first page itself is fine")
-    }
-
-    // MARK: Over loopback HTTP
-
-    @Test func overHTTPAPlainURLStringLandsOnTheRightItems() async throws {
-        let server = try await TestServer.shared()
-        let manager = ResourceManager(requester: URLSessionRequester())
-        let orders = manager.items(Order.self, from: server.url("/orders?size=10").absoluteString)
-        #expect(try await orders.item(at: 73)?.id == 74)
-        #expect(ids(try await orders.items(in: 35..<45)) == Array(36...45))
-        #expect(ids(try await orders.items(in: 88..<200)) == Array(89...95))
-        #expect(ids(try await orders.collect()) == Array(1...95))
-    }
-
-    @Test func overHTTPAServerThatIgnoresThePageIsATypedError() async throws {
-        let server = try await TestServer.shared()
-        let manager = ResourceManager(requester: URLSessionRequester())
-        let orders = manager.items(Order.self, from: server.url("/orders-ignoring-page?size=10").absoluteString)
-        await #expect {
-            try await orders.item(at: 73)
-        } throws: { ($0 as? HalleyError)?.code == .pageMismatch }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -139,55 +140,6 @@ import Testing
             })
     }
 
-    /// Found by the reliability suites (issue #19): a call waiting for a slow refresh used to
-    /// wait for all of it, deadline or not.
-    @Test func aCallStopsWaitingForASlowRefreshWhenItsDeadlinePasses() async throws {
-        let requester = await protectedServer(valid: 2)
-        let refreshed = LockedValue(false)
-        var configuration = ResourceManager.Configuration()
-        configuration.headerProvider = { ["Authorization": "Bearer token-\(refreshed.get() ? 2 : 1)"] }
-        configuration.refreshCredentials = {
-            try await Task.sleep(for: .seconds(120))  // a token endpoint that hangs
-            refreshed.set(true)
-        }
-        var deadline = CallOptions()
-        deadline.deadline = .milliseconds(300)
-        let options = deadline
-        struct Outcome: Sendable {
-            var refreshStarted: Bool
-            var elapsed: Duration
-        }
-        // The 401 must arrive within the 300 ms deadline for a refresh to start; a run in which
-        // the process could not run queued work for a tenth of that is repeated (StallMonitor).
-        func scenario() async throws -> Outcome {
-            let log = EventLog()
-            var observed = configuration
-            observed.observer = log.observer
-            let manager = ResourceManager(requester: requester, configuration: observed)
-            let clock = ContinuousClock()
-            let start = clock.now
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<3 {
-                    group.addTask {
-                        await #expect {
-                            _ = try await manager.resource(from: Graph.url("/protected"), options: options)
-                        } throws: { ($0 as? HalleyError)?.code == .timeout }
-                    }
-                }
-                try await group.waitForAll()
-            }
-            return Outcome(
-                refreshStarted: log.all.contains { if case .credentialsRefreshStarted = $0 { true } else { false } },
-                elapsed: clock.now - start)
-        }
-        let (outcome, allRunsStalled) = try await StallMonitor.calmRun(
-            tolerance: .milliseconds(100), isCalm: { $0.refreshStarted }, scenario: scenario)
-        // Far less than the refresh's 120 s, with room for a loaded machine under a sanitizer
-        // (12 s was seen there with 10 s allowed).
-        #expect(outcome.elapsed < .seconds(60))
-        if !allRunsStalled { #expect(outcome.refreshStarted) }
-    }
-
     @Test func a401FromAnUntrustedOriginRefreshesNothing() async throws {
         let tokens = Tokens()
         let requester = InMemoryRequester()
@@ -210,31 +162,5 @@ import Testing
             .post, to: Graph.url("/protected"), body: .json(["a": 1]))
         #expect(response.status == 200)
         #expect(await requester.requests.map(\.method) == [.post, .post])
-    }
-
-    // MARK: Over loopback HTTP
-
-    @Test func overHTTPARetryAfter503CarriesARefreshedTokenAndA401RefreshesAndRetries() async throws {
-        let server = try await TestServer.shared()
-        let tokens = Tokens()
-        let manager = manager(URLSessionRequester(), tokens: tokens)
-        let id = UUID().uuidString
-        // 503 first; meanwhile the token rotates; the retry must carry the new one.
-        var options = CallOptions()
-        options.configureRequest = { request in
-            if request.headers["Authorization"] == "Bearer token-1" { await tokens.rotate() }
-        }
-        let flaky = try await manager.resource(from: server.url("/flaky?id=\(id)&failures=1"), options: options)
-        #expect(flaky["authorization"] == "Bearer token-2")
-        let sent = try await server.requests(containing: id).map { $0.headers["authorization"] }
-        #expect(sent == ["Bearer token-1", "Bearer token-2"])
-
-        // token-2 is now stale; the server wants token-3: one 401, one refresh, one retry.
-        let protected = try await manager.resource(from: server.url("/protected?token=token-3&m=\(id)"))
-        #expect(protected["ok"] == true)
-        #expect(
-            try await server.requests(containing: "m=\(id)").map { $0.headers["authorization"] }
-                == ["Bearer token-2", "Bearer token-3"])
-        #expect(await tokens.refreshes == 1)
     }
 }

@@ -26,11 +26,11 @@ enum TransportDocExamples {
         _ = contact
     }
 
-    static func curlAvailability() throws {
+    static func curlAvailability() throws -> (any RequesterInterface, CurlRequester) {
         let requester: any RequesterInterface = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
         print(CurlRequester.libraryVersion ?? "no libcurl")
         let custom = try CurlRequester(credentialHeaders: ["authorization", "x-api-key"], maxRedirects: 5)
-        _ = (requester, custom)
+        return (requester, custom)
     }
 
     static func curlResponse() async throws {
@@ -53,12 +53,14 @@ enum TransportDocExamples {
         }
     }
 
-    static func defaultRequester() throws {
+    static func defaultRequester() throws -> (
+        ResourceManager, CurlRequester, URLSessionRequester, any RequesterInterface
+    ) {
         let manager = ResourceManager(requester: DefaultRequester.make())  // the same as ResourceManager()
         let curl = try CurlRequester()  // ask for one explicitly
         let session = URLSessionRequester()
         let requester = DefaultRequester.make(credentialHeaders: ["authorization", "x-api-key"])
-        _ = (manager, curl, session, requester)
+        return (manager, curl, session, requester)
     }
 
     static func urlSessionRequester() async throws {
@@ -110,10 +112,26 @@ enum TransportDocExamples {
 }
 
 @Suite struct TransportDocExampleTests {
-    /// The examples that need no network run.
-    @Test func theOfflineExamplesRun() throws {
-        try TransportDocExamples.curlAvailability()
+    /// The examples that need no network run, and build what their comments say.
+    @Test func theOfflineExamplesBuildWhatTheySay() throws {
+        let (available, custom) = try TransportDocExamples.curlAvailability()
+        // Where libcurl loads (every Linux machine with Swift), the first example picks it.
+        #expect((available is CurlRequester) == CurlRequester.isAvailable, "\(available)")
+        #expect(String(describing: custom) == "CurlRequester(\(CurlRequester.libraryVersion ?? "libcurl"))")
+
+        // Prints which requester it chose; it must not trap either way.
         TransportDocExamples.curlUnavailable()
-        try TransportDocExamples.defaultRequester()
+
+        let (manager, curl, session, requester) = try TransportDocExamples.defaultRequester()
+        #expect(String(describing: curl).hasPrefix("CurlRequester(libcurl/"), "\(curl)")
+        #expect(session.supportedSchemes == ["http", "https"])
+        #if os(Linux)
+            // "the same as ResourceManager()": libcurl on Linux, with the given credential names.
+            #expect(manager.requester is CurlRequester)
+            #expect(requester is CurlRequester, "\(requester)")
+        #else
+            #expect(manager.requester is URLSessionRequester)
+            #expect(requester is URLSessionRequester)
+        #endif
     }
 }

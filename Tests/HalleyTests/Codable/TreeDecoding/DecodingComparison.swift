@@ -178,7 +178,9 @@ struct DecodingTally {
         }
     }
 
+    /// Records every mismatch as an issue; a tally that compared nothing is one too.
     func report(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(checked > 0, "no decoding was compared", sourceLocation: sourceLocation)
         for mismatch in mismatches.prefix(40) {
             Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The root package's TLS fixtures (`Tests/HalleyTests/Support/tls_test_server.py`): a private
+/// The root package's TLS fixtures (`Tests/HalleyTestSupport/tls_test_server.py`): a private
 /// CA and certificates made with `openssl` in a temporary directory, and Python `ssl` servers
 /// on `127.0.0.1`, one port per case (`tls12` serves a certificate for `localhost` signed by
 /// the CA; `mtls` also requires a client certificate from it; `self-signed`, `wrong-name`).
@@ -47,7 +47,7 @@ struct HostileTLSServers: Sendable {
         .deletingLastPathComponent()  // ServerSide
         .deletingLastPathComponent()  // Examples
         .deletingLastPathComponent()
-        .appendingPathComponent("Tests/HalleyTests/Support/tls_test_server.py")
+        .appendingPathComponent("Tests/HalleyTestSupport/tls_test_server.py")
 
     /// The write ends of the scripts' stdin, held (never written, never closed) until the
     /// process exits.

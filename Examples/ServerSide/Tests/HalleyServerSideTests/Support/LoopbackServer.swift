@@ -68,7 +68,7 @@ final class LoopbackServer: Sendable {
         .deletingLastPathComponent()  // Examples
         .deletingLastPathComponent()
 
-    private static let scripts = repository.appendingPathComponent("Tests/HalleyTests/Support")
+    private static let scripts = repository.appendingPathComponent("Tests/HalleyTestSupport")
     private static let fixtures = repository.appendingPathComponent("Examples/ServerSide/Fixtures")
 
     private static func launch(script: String, host: String) async throws -> LoopbackServer {

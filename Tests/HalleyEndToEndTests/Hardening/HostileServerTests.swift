@@ -1,0 +1,71 @@
+import Foundation
+import HalleyTestSupport
+import Testing
+
+@testable import Halley
+
+/// `HostileInputTests`' corpus over real HTTP: bodies too big or endless, redirect loops (the
+/// silent server, a time limit, is `HostileServerTimeoutTests` in HalleyTimingTests). One at a
+/// time, on a server of their own, so their load cannot distort other suites.
+/// Through the default requester, as a `ResourceManager()` would send them (libcurl on Linux);
+/// `HostileTransportTests` holds each HTTP requester to the transport cases on its own.
+@Suite(.serialized) struct HostileServerTests {
+    private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
+        var configuration = ResourceManager.Configuration()
+        configure(&configuration)
+        return ResourceManager(requester: DefaultRequester.make(), configuration: configuration)
+    }
+
+    private func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await call()
+            return (nil, clock.now - start)
+        } catch {
+            return (error as? HalleyError, clock.now - start)
+        }
+    }
+
+    @Test func aFiftyMegabyteBodyIsStoppedWhileReading() async throws {
+        let server = try await TestServer.hostile()
+        var options = CallOptions()
+        options.maxBodyBytes = 4 * 1024 * 1024
+        let (error, elapsed) = await failure {
+            try await manager().resource(from: server.url("/huge?mb=50"), options: options)
+        }
+        #expect(error?.code == .limitExceeded, "\(String(describing: error))")
+        #expect(error?.underlying is ResponseBodyTooLargeError)
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aBodyThatNeverEndsIsStoppedAtTheLimit() async throws {
+        let server = try await TestServer.hostile()
+        var options = CallOptions()
+        options.maxBodyBytes = 2 * 1024 * 1024
+        let (error, elapsed) = await failure {
+            try await manager().resource(from: server.url("/endless"), options: options)
+        }
+        #expect(error?.code == .limitExceeded, "\(String(describing: error))")
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aRedirectLoopEnds() async throws {
+        let server = try await TestServer.hostile()
+        let (error, elapsed) = await failure { try await manager().resource(from: server.url("/loop")) }
+        #expect(error != nil)
+        #expect([HalleyError.Code.transport, .http].contains(error?.code), "\(String(describing: error))")
+        #expect(elapsed < .seconds(30))
+    }
+
+    @Test func aLinkToAnotherOriginNeverGetsTheToken() async throws {
+        let first = try await TestServer.shared()
+        let second = try await TestServer.secondary()
+        let tag = UUID().uuidString
+        let target = second.url("/echo-headers?tag=\(tag)")
+        let document = try await manager { $0.headers = ["Authorization": "Bearer secret"] }
+            .resource(from: first.linkTo(target), includes: ["other"])
+        #expect(document["other"]?["headers"]?["authorization"] == nil)
+        #expect(document["other"]?["headers"]?["accept"]?.stringValue?.contains("application/hal+json") == true)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HalleyTestSupport
+import Testing
+
+@testable import Halley
+
+/// `CurlRequester` on its own and under the engine, against the loopback test servers.
+@Suite struct CurlRequesterTests {
+    private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) throws
+        -> ResourceManager
+    {
+        var configuration = ResourceManager.Configuration()
+        configure(&configuration)
+        return ResourceManager(requester: try CurlRequester(), configuration: configuration)
+    }
+
+    @Test func libcurlLoadsOnLinux() throws {
+        #if os(Linux)
+            #expect(CurlRequester.isAvailable)
+            #expect(CurlRequester.libraryVersion?.hasPrefix("libcurl/") == true)
+            #expect(DefaultRequester.make() is CurlRequester)
+        #else
+            #expect(DefaultRequester.make() is URLSessionRequester)
+        #endif
+    }
+
+    // MARK: Exchanges
+
+    @Test func aGzipBodyIsDecoded() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let response = try await CurlRequester().response(for: ResourceRequest(url: server.url("/gzip-small")))
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Encoding"] == "gzip")
+        #expect(try JSONValue(parsing: response.body)["inflated"]?.stringValue?.count == 10_000)
+    }
+
+    @Test func theRequestSaysWhichEncodingsItAccepts() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let response = try await CurlRequester().response(for: ResourceRequest(url: server.url("/echo")))
+        let accepted = try JSONValue(parsing: response.body)["headers"]?["accept-encoding"]?.stringValue ?? ""
+        #expect(accepted.contains("gzip"))
+        #expect(accepted.contains("deflate"))
+    }
+
+    @Test(arguments: [HTTPMethod.post, .put, .patch, .delete, .options, "PROPFIND"])
+    func methodsAndBodiesAreSentAsGiven(method: HTTPMethod) async throws {
+        let server = try await TestServer.hostileHTTP()
+        let body = Data(#"{"n": 1}"#.utf8)
+        let response = try await CurlRequester().response(
+            for: ResourceRequest(
+                url: server.url("/echo"), method: method, headers: ["Content-Type": "application/json"],
+                body: body))
+        let echo = try JSONValue(parsing: response.body)
+        #expect(echo["method"]?.stringValue == method.rawValue)
+        #expect(echo["body"]?.stringValue == #"{"n": 1}"#)
+        #expect(echo["headers"]?["content-type"] == "application/json")
+        #expect(echo["headers"]?["expect"] == nil)
+    }
+
+    @Test func aPOSTWithoutABodyAndAHEADWork() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let requester = try CurlRequester()
+        let post = try await requester.response(for: ResourceRequest(url: server.url("/echo"), method: .post))
+        #expect(try JSONValue(parsing: post.body)["method"] == "POST")
+        let head = try await requester.response(for: ResourceRequest(url: server.url("/small"), method: .head))
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+    }
+
+    @Test func headerValuesCannotInjectLines() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let response = try await CurlRequester().response(
+            for: ResourceRequest(url: server.url("/echo"), headers: ["X-Note": "a\r\nX-Injected: yes", "X-Empty": ""]))
+        let headers = try JSONValue(parsing: response.body)["headers"]
+        #expect(headers?["x-injected"] == nil)
+        #expect(headers?["x-note"]?.stringValue?.hasPrefix("a") == true)
+        #expect(headers?["x-empty"] == "")
+    }
+
+    @Test func aSchemeOtherThanHTTPIsRefused() async throws {
+        await #expect(throws: URLError.self) {
+            _ = try await CurlRequester().response(for: ResourceRequest(url: URL(fileURLWithPath: "/etc/passwd")))
+        }
+    }
+
+    @Test func aRefusedConnectionIsATransportError() async throws {
+        let closed = try #require(URL(string: "http://127.0.0.1:1/"))
+        await #expect {
+            _ = try await CurlRequester().response(for: ResourceRequest(url: closed))
+        } throws: { error in
+            // The URLError URLSession would give stays underneath, with libcurl's code.
+            guard let error = error as? TransportError, let urlError = error.underlying as? URLError else {
+                return false
+            }
+            return error.code == .connectionRefused && urlError.code == .cannotConnectToHost
+        }
+    }
+
+    // MARK: Cancellation
+
+    @Test func anAlreadyCancelledTaskSendsNothing() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let requester = try CurlRequester()
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await requester.response(for: ResourceRequest(url: server.url("/slow?ms=5000")))
+        }
+        await #expect(throws: CancellationError.self) { try await call.value }
+    }
+
+    @Test func manyConcurrentRequestsAllComplete() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let requester = try CurlRequester(maxConnectionsPerHost: 8)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    try await requester.response(for: ResourceRequest(url: server.url("/small?i=\(index)"))).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.count == 100)
+        #expect(statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test func requestersComeAndGo() async throws {
+        // Each requester's thread ends with it; many in a row must neither leak nor hang.
+        let server = try await TestServer.hostileHTTP()
+        for _ in 0..<20 {
+            let requester = try CurlRequester()
+            #expect(try await requester.response(for: ResourceRequest(url: server.url("/small"))).status == 200)
+        }
+        for _ in 0..<20 { _ = try CurlRequester() }  // never used: no thread at all
+    }
+
+    // MARK: Under the engine
+
+    @Test func aTraversalFollowsRelativeHrefsAndRedirects() async throws {
+        let server = try await TestServer.shared()
+        // `person` is a redirect; its relative hrefs resolve against the final URL.
+        let json = try await manager().resource(
+            from: server.url("/"), includes: ["person.website", "person.[friends]"])
+        #expect(json["person"]?["name"]?.stringValue == "Grace Hopper")
+        #expect(json["person"]?["website"]?["url"]?.stringValue == "https://grace.example.com")
+        #expect(
+            json["person"]?["friends"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
+                "Ada Lovelace", "Alan Turing",
+            ])
+    }
+
+    @Test func credentialsDoNotFollowALinkToAnotherOrigin() async throws {
+        let first = try await TestServer.shared()
+        let second = try await TestServer.secondary()
+        let tag = UUID().uuidString
+        let json = try await manager { $0.headers = ["Authorization": "Bearer secret", "X-Client": "halley"] }
+            .resource(from: first.linkTo(second.url("/echo-headers?tag=\(tag)")), includes: ["other"])
+        let echoed = try #require(json["other"]?["headers"]?.objectValue)
+        #expect(echoed["authorization"] == nil)
+        #expect(echoed["x-client"] == "halley")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aFailedRelationshipCancelsItsSlowSibling() async throws {
+        let server = try await TestServer.shared()
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect {
+            _ = try await manager().resource(from: server.url("/dashboard"), includes: ["report", "owner", "alerts"])
+        } throws: { ($0 as? HalleyError)?.httpError?.status == 404 }
+        #expect(clock.now - start < .seconds(25), "the 30 s report was not waited for")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Halley
+import Testing
+
+/// What a request threw, and how long it took to throw it.
+public struct TimedFailure: Sendable {
+    /// What the request threw.
+    public let error: any Error
+    /// From the call to the error.
+    public let elapsed: Duration
+}
+
+/// Runs one request and returns its error; a response is a test failure.
+public func failure(
+    of request: ResourceRequest, with requester: any RequesterInterface,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async throws -> TimedFailure {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+        let response = try await requester.response(for: request)
+        Issue.record(
+            "expected an error, got HTTP \(response.status) from \(request.url)", sourceLocation: sourceLocation)
+        throw TLSLabError(description: "no error")
+    } catch let error as TLSLabError {
+        throw error
+    } catch {
+        return TimedFailure(error: error, elapsed: clock.now - start)
+    }
+}
