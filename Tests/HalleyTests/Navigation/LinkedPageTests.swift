@@ -197,12 +197,18 @@ import Testing
                 return ResourceResponse(status: 200, headers: [:], url: request.url, body: Data("{\"n\":\(n)}".utf8))
             }
         }
+        let clock = ContinuousClock()
         for try await item in items(requester) {
             #expect(item.n == 0)
+            // Holding item 0, the sequence fetches the next seven ahead; once they have reached
+            // the server (a loaded machine may take a while to start them), leave the loop.
+            let started = clock.now + .seconds(10)
+            while await itemsRequested(requester).count < 8, clock.now < started {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             break
         }
         // Items 1...7 were in flight ahead of the consumer; leaving the loop cancels them.
-        let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
         while cancelled.get().count < 7, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(cancelled.get() == Set(1...7))

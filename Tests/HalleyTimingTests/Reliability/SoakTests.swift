@@ -165,9 +165,11 @@ extension Reliability {
             if scale.isAlone && !Sanitizer.isActive {
                 // FoundationNetworking (Swift 6.3) leaks about 0.35 KiB a request, which a fresh
                 // process shows as resident growth too (RELIABILITY.md). The short run's 1,500
-                // requests move the figures less and more noisily (no drift; 200-400 bytes a
-                // request seen through curl, 550-700 through URLSession): its bounds catch what
-                // keeps a kilobyte or so per request, such as each response's body.
+                // requests move the figures less and more noisily: pools and caches still fill
+                // while it runs (up to about 1,000 bytes a request seen through either requester,
+                // 400-900 through URLSession, -100 to 1,020 through curl, against 27-61 bytes over
+                // the full run), so its bound catches what keeps two kilobytes or more per
+                // request, such as each response with its headers.
                 let allowedDrift = scale.isFull ? (transport.hasFoundationNetworkingGaps ? 0.25 : 0.10) : 0.25
                 #expect(
                     drift <= allowedDrift,
@@ -177,7 +179,7 @@ extension Reliability {
                     // an entry, a buffer or a task kept per request would be kilobytes.
                     let bound =
                         transport.hasFoundationNetworkingGaps
-                        ? (scale.isFull ? 512 : 2_048) : (scale.isFull ? 128 : 1_024)
+                        ? (scale.isFull ? 512 : 2_048) : (scale.isFull ? 128 : 2_048)
                     #expect(
                         growthPerRequest <= bound,
                         "the heap grew \(growthPerRequest) bytes per request (\(bound) allowed)")
