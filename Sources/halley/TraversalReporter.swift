@@ -61,6 +61,9 @@ final class TraversalReporter: Sendable {
                     "note: include path \"\(includePath)\": \"\(key)\" is already an attribute; "
                         + "the relationship is under _embedded.\(key)")
             }
+        case .responseHeaderIgnored:
+            // A `Location` the tool does not follow is worth knowing about when scripting.
+            console.error("note: \(event)")
         case .retrying:
             // `--retries`: each retry says why, so a slow run is explained as it happens.
             console.error("note: \(event)")

@@ -25,6 +25,9 @@ final class RequestPipeline: Sendable {
     private let retryPolicy: RetryPolicy
     private let deadline: Duration?
     private let cache: ResponseCache?
+    /// The resource store, when the manager keeps state: it serves fresh documents, keeps
+    /// fetched ones and hears every write's answer.
+    private let recorder: (any ResponseRecording)?
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     /// How fetched documents are parsed.
@@ -74,6 +77,7 @@ final class RequestPipeline: Sendable {
         retryPolicy = policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy
         deadline = options.deadline
         cache = configuration.cache
+        recorder = configuration.store
         refresher = configuration.credentialRefresher
         maxBodyBytes = options.maxBodyBytes
         parsing = options.parsing
@@ -135,46 +139,92 @@ final class RequestPipeline: Sendable {
     /// `Accept` for a request that asks for something else (a HAL-FORMS options list asks for
     /// its link's `type`).
     func perform<Value>(
-        _ url: URL, method: HTTPMethod, body: RequestBody = .none, includePath: String?, acceptHeader: String? = nil,
-        accept: (ResourceResponse) throws(HalleyError) -> Value
+        _ url: URL, method: HTTPMethod, body: RequestBody = .none, headers: HTTPHeaders = [:], includePath: String?,
+        acceptHeader: String? = nil, accept: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
-        let draft = Draft(url: url, method: method, body: body, includePath: includePath, accept: acceptHeader)
-        return try await perform(draft) { (response) throws(HalleyError) in
+        let draft = Draft(
+            url: url, method: method, body: body, includePath: includePath, accept: acceptHeader, headers: headers)
+        return try await perform(draft) { (response, _) throws(HalleyError) in
             try validate(response, document: nil, includePath: includePath)
             return try accept(response)
         }
     }
 
     /// The HAL document at `url`: fetched with the whole policy, parsed, and run through the
-    /// validators with the parsed document.
+    /// validators with the parsed document. With a resource store, a fresh stored state is the
+    /// answer (no request) and a fetched document is stored.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let draft = Draft(url: url, method: .get, body: .none, includePath: includePath, accept: nil)
-        let parsing = self.parsing
-        return try await perform(draft) { (response) throws(HalleyError) in
-            let document: HALResource
-            do throws(HALDocumentError) {
-                document = try HALResource(response: response, options: parsing)
-            } catch {
-                throw HalleyError(
-                    code: .invalidDocument, includePath: includePath, url: response.url,
-                    message: "invalid HAL document: \(error.location)", underlying: error)
+        guard let recorder else {
+            return try await perform(draft) { (response, _) throws(HalleyError) in
+                try parsedDocument(response, includePath: includePath)
             }
-            try validate(response, document: document, includePath: includePath)
-            return document
+        }
+        return try await perform(
+            draft,
+            reusing: { request in
+                guard let document = recorder.freshDocument(for: request) else { return nil }
+                self.emit(.stateUsed(url: url))
+                return document
+            },
+            read: { (response, request) throws(HalleyError) in
+                let document = try parsedDocument(response, includePath: includePath)
+                if let request { recorder.recordFetched(response, document: document, for: request) }
+                return document
+            })
+    }
+
+    /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)
+    /// make it conditional, and then a `304` is an answer, returned with no document.
+    func revalidate(_ url: URL, validators: HTTPHeaders) async throws -> (
+        response: ResourceResponse, document: HALResource?
+    ) {
+        let draft = Draft(
+            url: url, method: .get, body: .none, includePath: nil, accept: nil, headers: validators,
+            acceptsNotModified: !validators.isEmpty)
+        return try await perform(draft) { (response, _) throws(HalleyError) in
+            if response.status == 304 { return (response, nil) }
+            return (response, try parsedDocument(response, includePath: nil))
         }
     }
 
-    /// The one way a request is performed: `read` turns a 2xx response (the requester's or
-    /// a fallback's) into a value, validators included, so no caller can skip them.
-    private func perform<Value>(_ draft: Draft, read: (ResourceResponse) throws(HalleyError) -> Value)
-        async throws -> Value
+    /// The request a `GET` of `url` would send now, headers and credentials included: whose
+    /// state a handle reads (see ``ResponseRecording``).
+    func probe(_ url: URL) async throws -> ResourceRequest {
+        try await build(Draft(url: url, method: .get, body: .none, includePath: nil, accept: nil)).request
+    }
+
+    /// Parses a fetched document and runs the validators on it.
+    private func parsedDocument(_ response: ResourceResponse, includePath: String?) throws(HalleyError)
+        -> HALResource
     {
+        let document: HALResource
+        do throws(HALDocumentError) {
+            document = try HALResource(response: response, options: parsing)
+        } catch {
+            throw HalleyError(
+                code: .invalidDocument, includePath: includePath, url: response.url,
+                message: "invalid HAL document: \(error.location)", underlying: error)
+        }
+        try validate(response, document: document, includePath: includePath)
+        return document
+    }
+
+    /// The one way a request is performed: `read` turns a 2xx response (the requester's or
+    /// a fallback's) into a value, validators included, so no caller can skip them; it gets
+    /// the request that was sent, `nil` for a fallback's response. `reusing` may answer
+    /// from the built request with no exchange (a fresh stored state).
+    private func perform<Value>(
+        _ draft: Draft, reusing: ((ResourceRequest) -> Value?)? = nil,
+        read: (ResourceResponse, ResourceRequest?) throws(HalleyError) -> Value
+    ) async throws -> Value {
         let url = draft.url
         let includePath = draft.includePath
         try checkScheme(url, includePath: includePath)
         let first = try await build(draft)
+        if let reusing, let reused = reusing(first.request) { return reused }
         do {
-            return try read(try await exchange(draft, first: first))
+            return try read(try await exchange(draft, first: first), first.request)
         } catch let error as HalleyError {
             guard let fallback = policy.fallback, let response = await fallback(first.request, error) else {
                 throw error
@@ -186,7 +236,7 @@ final class RequestPipeline: Sendable {
                     code: .http, includePath: includePath, url: url,
                     message: "fallback response: \(httpError.statusLine)", underlying: httpError)
             }
-            return try read(response)
+            return try read(response, nil)
         }
     }
 
@@ -229,6 +279,11 @@ final class RequestPipeline: Sendable {
         let includePath: String?
         /// `Accept` when not the call's HAL one.
         let accept: String?
+        /// Headers of this request alone (`If-Match`, `Prefer`, a handle's validators), after
+        /// the call's.
+        var headers: HTTPHeaders = [:]
+        /// Whether a `304` answers the request (it carries its own validators).
+        var acceptsNotModified = false
     }
 
     /// A built request and the credential generation it was built with.
@@ -262,6 +317,7 @@ final class RequestPipeline: Sendable {
             }
         }
         fields.merge(policy.headers)
+        fields.merge(draft.headers)
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
             request.headers[field.name] = field.value
         }
@@ -282,7 +338,8 @@ final class RequestPipeline: Sendable {
     /// - Throws: ``HalleyError`` (`.http`, `.transport`, `.timeout`), `CancellationError`.
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         let isGet = draft.method == .get
-        let cached = isGet ? cache?.lookup(first.request) : nil
+        // A request with validators of its own asks the server, whatever the cache holds.
+        let cached = isGet && !draft.acceptsNotModified ? cache?.lookup(first.request) : nil
         if let cached, cached.isFresh(at: .now) {
             emit(.cacheHit(url: draft.url))
             return cached.response
@@ -319,9 +376,10 @@ final class RequestPipeline: Sendable {
                     emit(.cacheRevalidated(url: draft.url))
                     return cache.refresh(built.request, with: response, held: cached)
                 }
+                if response.status == 304, draft.acceptsNotModified { return response }
+                if !draft.method.isSafe { invalidate(after: response, to: built.request) }
                 if response.isSuccess {
                     if isGet { cache?.store(response, for: built.request) }
-                    if !isGet && !draft.method.isSafe { invalidateCache(after: response, for: draft.url) }
                     return response
                 }
                 let httpError = HTTPError(response: response)
@@ -511,14 +569,21 @@ final class RequestPipeline: Sendable {
         try await Task.sleep(for: delay)
     }
 
-    private func invalidateCache(after response: ResourceResponse, for url: URL) {
-        guard let cache else { return }
-        cache.invalidate(url)
-        for header in ["Location", "Content-Location"] {
-            if let value = response.headers[header], let target = URLResolution.resolve(value, against: url) {
-                cache.invalidate(target)
-            }
+    /// Applies the one invalidation rule (``ResponseInvalidation``) to the cache and the store
+    /// after an answer to an unsafe request.
+    private func invalidate(after response: ResourceResponse, to request: ResourceRequest) {
+        guard cache != nil || recorder != nil else { return }
+        let invalidation = ResponseInvalidation(
+            method: request.method, target: request.url, response: response, trusts: credentialScope.trusts)
+        for ignored in invalidation.ignored where invalidation.succeeded {
+            emit(
+                .responseHeaderIgnored(
+                    url: request.url, field: ignored.field, value: ignored.value, reason: ignored.reason))
         }
+        if let cache {
+            for url in invalidation.invalidated { cache.invalidate(url) }
+        }
+        recorder?.recordWrite(request, response: response, invalidation: invalidation, parsing: parsing)
     }
 }
 

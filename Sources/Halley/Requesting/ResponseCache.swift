@@ -65,16 +65,14 @@ public final class ResponseCache: Sendable {
     }
 
     private let state = LockedValue(State())
-    /// Mixed into every fingerprint, so fingerprints mean nothing outside this cache.
-    private let salt: [UInt8]
+    /// Fingerprints credentials and varied headers with this cache's own salt.
+    private let fingerprints = CredentialFingerprint()
     /// The most bytes kept: bodies, headers and a small fixed cost per entry.
     public let maximumBytes: Int
 
     /// Creates an empty cache holding at most `maximumBytes` (10 MB by default).
     public init(maximumBytes: Int = 10_000_000) {
         self.maximumBytes = maximumBytes
-        var generator = SystemRandomNumberGenerator()
-        salt = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// The number of stored responses (every variant counts).
@@ -207,26 +205,12 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// The request's credential-bearing header values (by its credential scope, the pipeline's
-    /// and the redirects' own), fingerprinted.
     private func credentialFingerprint(_ request: ResourceRequest) -> [UInt8] {
-        fingerprint(request, names: request.credentialScope.headerNames.sorted())
+        fingerprints.credentials(of: request)
     }
 
-    /// A salted SHA-256 of the request's values for `names` (sorted, lowercased): equal
-    /// exactly when every named header has the same values, absent ones included.
     private func fingerprint(_ request: ResourceRequest, names: [String]) -> [UInt8] {
-        var bytes = salt
-        for name in names {
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(0)
-            for field in request.headers where field.name.lowercased() == name {
-                bytes.append(1)
-                bytes.append(contentsOf: field.value.utf8)
-            }
-            bytes.append(0)
-        }
-        return SHA256.digest(bytes)
+        fingerprints.values(of: request, names: names)
     }
 
     /// The lowercased, sorted, distinct names in the response's `Vary` fields.

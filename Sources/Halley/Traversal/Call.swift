@@ -214,8 +214,10 @@ struct Call: Sendable {
     /// The one way an action is sent (``send(_:to:body:)``, follow chains, form submissions):
     /// the call's pipeline, which validates, and an ``ActionResponse``. The caller runs it
     /// within the deadline.
-    func act(_ method: HTTPMethod, to url: URL, body: RequestBody) async throws -> ActionResponse {
-        try await pipeline.perform(url, method: method, body: body, includePath: nil) { response in
+    func act(_ method: HTTPMethod, to url: URL, body: RequestBody, headers: HTTPHeaders = [:]) async throws
+        -> ActionResponse
+    {
+        try await pipeline.perform(url, method: method, body: body, headers: headers, includePath: nil) { response in
             ActionResponse(response: response)
         }
     }

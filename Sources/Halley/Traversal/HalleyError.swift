@@ -63,6 +63,9 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         /// write (it writes `application/json`, `+json` types and
         /// `application/x-www-form-urlencoded`); nothing was sent.
         public static let unsupportedContentType = Code(rawValue: "unsupportedContentType")
+        /// A write through a ``ResourceHandle`` asked for `If-Match` (``WriteOptions/ifMatch``)
+        /// but the store holds no `ETag` for the resource; nothing was sent.
+        public static let missingValidator = Code(rawValue: "missingValidator")
         /// The code's name.
         public var description: String { rawValue }
     }

@@ -58,6 +58,14 @@ public struct ResourceManager: Sendable {
         var credentialRefresher: CredentialRefresher?
         /// An HTTP cache shared by every call of this manager; off (`nil`) by default.
         public var cache: ResponseCache?
+        /// The live state of resources (``ResourceStore``): handles from
+        /// ``ResourceManager/resource(at:options:)``, fresh states reused by traversals, writes
+        /// and the server's signals applied, events per resource. Off (`nil`) by default.
+        ///
+        /// ```swift
+        /// configuration.store = ResourceStore(defaultFreshness: .seconds(30))
+        /// ```
+        public var store: ResourceStore?
         /// The decoder typed calls use when they are not given one (date and key strategies
         /// set once for the whole API).
         public var decoder: JSONDecoder = JSONDecoder()

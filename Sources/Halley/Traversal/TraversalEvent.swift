@@ -42,6 +42,12 @@ public enum TraversalEvent: Sendable {
     /// The result key of a relationship is already an attribute of its parent; the attribute
     /// is kept and the relationship lands in `_embedded` under that key.
     case resultKeyTaken(includePath: String, key: String)
+    /// A fresh state of the manager's ``ResourceStore`` was used; no request was sent.
+    case stateUsed(url: URL)
+    /// A URL in a response header (`Location`, `Content-Location`, a `Link` with
+    /// `rel="invalidates"`) was not used: `reason` says why (not a URL reference, or an origin
+    /// the call does not trust). The response itself is still the answer.
+    case responseHeaderIgnored(url: URL, field: String, value: String, reason: String)
 }
 
 extension TraversalEvent: CustomStringConvertible {
@@ -74,6 +80,10 @@ extension TraversalEvent: CustomStringConvertible {
             return "credential refresh after \(url.absoluteString) " + (error.map { "failed: \($0)" } ?? "succeeded")
         case .resultKeyTaken(let includePath, let key):
             return "\"\(key)\" is already an attribute; the relationship is under _embedded.\(key)\(path(includePath))"
+        case .stateUsed(let url):
+            return "used the stored state of \(url.absoluteString)"
+        case .responseHeaderIgnored(let url, let field, let value, let reason):
+            return "ignored \(field): \(value) in the response from \(url.absoluteString): \(reason)"
         }
     }
 }

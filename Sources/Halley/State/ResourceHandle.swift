@@ -1,0 +1,261 @@
+import Foundation
+
+/// The handle of one resource's state in the manager's ``ResourceStore``: read it, refresh it,
+/// follow its links, write to it, and hear when it changes.
+///
+/// ```swift
+/// var configuration = ResourceManager.Configuration()
+/// configuration.store = ResourceStore()
+/// let manager = ResourceManager(configuration: configuration)
+/// let order = manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+/// let state = try await order.get()
+/// let customer = try await order.follow("customer")
+/// _ = try await order.patch(.json(["status": "paid"]), options: WriteOptions(ifMatch: true))
+/// ```
+///
+/// Handles are values: two handles of the same URL, manager store, credentials and trust
+/// compare equal and share one state. Without a store configured, a handle fetches on
+/// every ``get()`` and hears only its own fetches.
+public struct ResourceHandle: Sendable, Hashable {
+    /// The resource's URL, normalised (RFC 3986, section 6).
+    public let url: URL
+    let manager: ResourceManager
+    let options: CallOptions
+    /// Whose origin receives the call's credentials: the URL's own, or for a followed handle
+    /// the origin of the handle it was followed from (as in follow chains).
+    let trustRoot: URL
+    let store: ResourceStore
+
+    init(manager: ResourceManager, url: URL, options: CallOptions, trustRoot: URL, store: ResourceStore) {
+        self.manager = manager
+        self.url = URLNormalization.normalized(url)
+        self.options = options
+        self.trustRoot = trustRoot
+        self.store = store
+    }
+
+    private func call() throws(HalleyError) -> Call {
+        try Call(manager, at: .url(url), options: options, trusting: trustRoot)
+    }
+
+    /// Where this handle's state lives: its URL and the credentials a request would carry now.
+    func stateKey() async throws -> StateKey {
+        store.key(for: try await call().pipeline.probe(url))
+    }
+
+    // MARK: Reading
+
+    /// The state: the stored one while fresh (no request), else fetched (conditionally when
+    /// the stored state has validators). Concurrent calls share one request.
+    ///
+    /// ```swift
+    /// let state = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).get()
+    /// print(state.resource.state["total"] ?? "none")
+    /// ```
+    ///
+    /// - Throws: ``HalleyError`` as ``ResourceManager/document(at:options:)-(URL,_)``.
+    public func get() async throws -> ResourceState {
+        let call = try call()
+        let (store, url) = (self.store, self.url)
+        return try await call.withinDeadline {
+            let key = store.key(for: try await call.pipeline.probe(url))
+            if let state = store.fresh(key) {
+                call.pipeline.emit(.stateUsed(url: url))
+                return state
+            }
+            return try await store.shared(key) { try await Self.fetch(url, key: key, call: call, store: store) }
+        }
+    }
+
+    /// The state decoded as `type` with the manager's decoder (``HalleyCodable`` models too).
+    ///
+    /// ```swift
+    /// struct Order: Decodable { let total: Double }
+    /// let order = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).get(Order.self)
+    /// ```
+    ///
+    /// - Throws: ``HalleyError`` (``HalleyError/Code/decoding`` naming the JSON path), and as
+    ///   ``get()``.
+    public func get<Value: Decodable>(_ type: Value.Type) async throws -> Value {
+        let state = try await get()
+        return try manager.decode(
+            type, from: .object(state.resource.json), decoder: nil, plan: IncludePlan(), url: state.url)
+    }
+
+    /// Asks the server whatever is stored: conditionally (`If-None-Match`,
+    /// `If-Modified-Since`) when the stored state has validators, in which case a `304`
+    /// keeps the stored state and makes it fresh again.
+    ///
+    /// ```swift
+    /// let latest = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).refresh()
+    /// ```
+    ///
+    /// - Throws: ``HalleyError`` as ``get()``.
+    public func refresh() async throws -> ResourceState {
+        let call = try call()
+        let (store, url) = (self.store, self.url)
+        return try await call.withinDeadline {
+            let key = store.key(for: try await call.pipeline.probe(url))
+            return try await Self.fetch(url, key: key, call: call, store: store)
+        }
+    }
+
+    /// What the store holds for this handle, fresh or stale, with no request; `nil` when
+    /// nothing is stored.
+    ///
+    /// ```swift
+    /// if let state = await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).current {
+    ///     print(state.isStale)
+    /// }
+    /// ```
+    public var current: ResourceState? {
+        get async {
+            guard let key = try? await stateKey() else { return nil }
+            return store.stored(key)?.read(at: .now)
+        }
+    }
+
+    /// One request for the state: conditional with the stored validators (not an embedded
+    /// copy's, which has none of its own).
+    private static func fetch(_ url: URL, key: StateKey, call: Call, store: ResourceStore) async throws
+        -> ResourceState
+    {
+        let held = store.stored(key)
+        var validators: HTTPHeaders = [:]
+        if let held, !held.state.isEmbedded {
+            if let etag = held.state.etag { validators["If-None-Match"] = etag }
+            if let lastModified = held.state.lastModified { validators["If-Modified-Since"] = lastModified }
+        }
+        let (response, document) = try await call.pipeline.revalidate(url, validators: validators)
+        if let document { return store.storeFetched(document, response: response, key: key, url: url) }
+        guard let held else {
+            // Only a request with validators accepts a 304, and those come from `held`.
+            throw HalleyError(code: .http, url: url, message: "HTTP 304 to a request that had no validators")
+        }
+        return store.confirm(held, key: key, notModified: response)
+    }
+
+    // MARK: Links
+
+    /// The handle of the resource `relation` leads to, found by the relation resolver
+    /// (embedded resources first, as in traversals; an embedded one with a `self` link was
+    /// stored when this state was). Credentials stay with this handle's origin.
+    ///
+    /// ```swift
+    /// let customer = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+    ///     .follow("customer")
+    /// ```
+    ///
+    /// - Throws: ``HalleyError/Code/missingRelation`` (also for an embedded resource without
+    ///   a `self` link, which has no state of its own), and as ``get()``.
+    public func follow(_ relation: String) async throws -> ResourceHandle {
+        let call = try call()
+        let state = try await get()
+        let target = try FollowChain.target(
+            of: LinkRelation(relation), named: nil, in: state.resource, includePath: nil, for: .hop(1),
+            resolver: call.resolver)
+        let destination = try target.destination(call.resolver)
+        return ResourceHandle(
+            manager: manager, url: destination, options: options, trustRoot: trustRoot, store: store)
+    }
+
+    // MARK: Writing
+
+    /// Sends `PUT` with `body` through the manager's policy; the store applies the answer
+    /// (see ``ResourceStore``).
+    ///
+    /// ```swift
+    /// let order = manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+    /// _ = try await order.put(.json(["status": "paid"]), options: WriteOptions(preferRepresentation: true))
+    /// ```
+    ///
+    /// - Throws: ``HalleyError`` as ``ResourceManager/send(_:to:body:options:)-(_,URL,_,_)``, and
+    ///   ``HalleyError/Code/missingValidator`` when `If-Match` is asked for and no `ETag` is stored.
+    public func put(_ body: RequestBody, options: WriteOptions = WriteOptions()) async throws -> ActionResponse {
+        try await write(.put, body: body, options: options)
+    }
+
+    /// Sends `PATCH` with `body` (see ``put(_:options:)``).
+    ///
+    /// ```swift
+    /// _ = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+    ///     .patch(.json(["status": "paid"]))
+    /// ```
+    public func patch(_ body: RequestBody, options: WriteOptions = WriteOptions()) async throws -> ActionResponse {
+        try await write(.patch, body: body, options: options)
+    }
+
+    /// Sends `POST` with `body` (see ``put(_:options:)``): a `201` whose `Content-Location`
+    /// equals its `Location` stores the created resource.
+    ///
+    /// ```swift
+    /// let created = try await manager.resource(at: URL(string: "https://api.example.com/orders")!)
+    ///     .post(.json(["item": "book"]))
+    /// print(created.location?.absoluteString ?? "no Location")
+    /// ```
+    public func post(_ body: RequestBody, options: WriteOptions = WriteOptions()) async throws -> ActionResponse {
+        try await write(.post, body: body, options: options)
+    }
+
+    /// Sends `DELETE`: on success every scope's state of this URL is removed and its observers
+    /// hear ``ResourceEvent/deleted``.
+    ///
+    /// ```swift
+    /// _ = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).delete()
+    /// ```
+    public func delete(options: WriteOptions = WriteOptions()) async throws -> ActionResponse {
+        try await write(.delete, body: .none, options: options)
+    }
+
+    /// The one write path: the action's (``Call/act(_:to:body:headers:)``), with the write's
+    /// own headers.
+    private func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
+        -> ActionResponse
+    {
+        let call = try call()
+        let (store, url) = (self.store, self.url)
+        return try await call.withinDeadline {
+            var headers: HTTPHeaders = [:]
+            if write.preferRepresentation { headers["Prefer"] = "return=representation" }
+            if write.ifMatch {
+                let key = store.key(for: try await call.pipeline.probe(url))
+                guard let etag = store.stored(key)?.state.etag else {
+                    throw HalleyError(
+                        code: .missingValidator, url: url,
+                        message: "\(method.rawValue) with If-Match needs the resource's ETag, and none is stored "
+                            + "for \(url.absoluteString) (get() it first; its response must carry an ETag)")
+                }
+                headers["If-Match"] = etag
+            }
+            return try await call.act(method, to: url, body: body, headers: headers)
+        }
+    }
+
+    // MARK: Events
+
+    /// The state's changes as they happen (see ``ResourceEvents``).
+    ///
+    /// ```swift
+    /// for await event in manager.resource(at: URL(string: "https://api.example.com/orders/7")!).events {
+    ///     if case .stale = event { break }
+    /// }
+    /// ```
+    public var events: ResourceEvents { ResourceEvents(handle: self) }
+
+    // MARK: Identity
+
+    /// Handles are equal when they read the same state the same way: same store, URL,
+    /// trusted origin and call headers.
+    public static func == (lhs: ResourceHandle, rhs: ResourceHandle) -> Bool {
+        lhs.store === rhs.store && lhs.url == rhs.url && Origin(lhs.trustRoot) == Origin(rhs.trustRoot)
+            && lhs.options.policy.headers == rhs.options.policy.headers
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(store))
+        hasher.combine(url)
+        hasher.combine(Origin(trustRoot))
+        hasher.combine(options.policy.headers)
+    }
+}

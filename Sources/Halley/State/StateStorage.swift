@@ -1,0 +1,74 @@
+import Foundation
+
+/// The store's states, read and changed only under its lock: storing with the byte bound,
+/// least recently used first, and the reads.
+struct StateStorage: Sendable {
+    var states: [StateKey: StoredState] = [:]
+    /// For each normalised URL, the states that embed it or name it in an `inv-by` link:
+    /// where its invalidation and its new states spread.
+    private(set) var dependents: [String: Set<StateKey>] = [:]
+    var bytes = 0
+    private var clock: UInt64 = 0
+    let maximumBytes: Int
+    let defaultFreshness: Duration
+
+    init(maximumBytes: Int, defaultFreshness: Duration) {
+        self.maximumBytes = maximumBytes
+        self.defaultFreshness = defaultFreshness
+    }
+
+    /// The state of `key`, marked as used.
+    mutating func use(_ key: StateKey) -> StoredState? {
+        guard states[key] != nil else { return nil }
+        clock += 1
+        states[key]?.lastUsed = clock
+        return states[key]
+    }
+
+    /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
+    /// evicts down to the bound. Whether observers hear of it is the caller's decision.
+    mutating func put(_ stored: StoredState, for key: StateKey, storable: Bool) {
+        remove(key)
+        guard storable, stored.cost <= maximumBytes else { return }
+        var stored = stored
+        clock += 1
+        stored.lastUsed = clock
+        states[key] = stored
+        bytes += stored.cost
+        for url in stored.embeds.union(stored.invalidatedBy) { dependents[url, default: []].insert(key) }
+        evict(keeping: key)
+    }
+
+    @discardableResult
+    mutating func remove(_ key: StateKey) -> StoredState? {
+        guard let removed = states.removeValue(forKey: key) else { return nil }
+        bytes -= removed.cost
+        for url in removed.embeds.union(removed.invalidatedBy) {
+            dependents[url]?.remove(key)
+            if dependents[url]?.isEmpty == true { dependents[url] = nil }
+        }
+        return removed
+    }
+
+    /// The keys of every scope's state of `url`.
+    func keys(of url: String) -> [StateKey] {
+        states.keys.filter { $0.url == url }
+    }
+
+    /// The states of `scope` that embed `url`.
+    func embedders(of url: String, in scope: [UInt8]) -> [StateKey] {
+        (dependents[url] ?? []).filter { $0.scope == scope && states[$0]?.embeds.contains(url) == true }
+    }
+
+    /// Drops the least recently used states until the bytes fit, never `kept` (just stored).
+    private mutating func evict(keeping kept: StateKey) {
+        while bytes > maximumBytes {
+            var oldest: (key: StateKey, lastUsed: UInt64)?
+            for (key, stored) in states where key != kept && stored.lastUsed < (oldest?.lastUsed ?? .max) {
+                oldest = (key, stored.lastUsed)
+            }
+            guard let oldest else { return }
+            remove(oldest.key)
+        }
+    }
+}
