@@ -154,7 +154,15 @@ public struct ResourceHandle: Sendable, Hashable {
         let target = try FollowChain.target(
             of: LinkRelation(relation), named: nil, in: state.resource, includePath: nil, for: .hop(1),
             resolver: call.resolver)
-        let destination = try target.destination(call.resolver)
+        // An embedded resource's own URL is its base: its `self` link resolved against its parent.
+        let destination =
+            if let embedded = target.embedded, embedded.links.selfLink?.isTemplated == false,
+                let url = embedded.baseURL
+            {
+                url
+            } else {
+                try target.destination(call.resolver)
+            }
         return ResourceHandle(
             manager: manager, url: destination, options: options, trustRoot: trustRoot, store: store)
     }

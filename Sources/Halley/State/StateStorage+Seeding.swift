@@ -58,7 +58,8 @@ extension StateStorage {
             url: url, resource: resource, status: 200, headers: [:], etag: nil, lastModified: nil, isEmbedded: true,
             isStale: false, storedAt: Date())
         let stored = StoredState(
-            state: state, freshness: freshness, cost: JSONValue.object(resource.json).serialized().count + Self.fixedCost,
+            state: state, freshness: freshness,
+            cost: JSONValue.object(resource.json).serialized().count + Self.fixedCost,
             embeds: Set(Self.embeddedItems(of: resource, parentURL: url).map { $0.key }))
         put(stored, for: key, storable: freshness.isStorable)
         if let previous, !previous.isInvalidated, previous.state.resource.json == resource.json { return }
@@ -95,7 +96,8 @@ extension StateStorage {
             guard depth < 64 else { return }
             for entry in resource.embedded.entries {
                 for item in entry.resources {
-                    guard let selfLink = item.links.selfLink, let url = item.url(for: selfLink) else {
+                    // A resource's base is its `self` link resolved against its parent's base.
+                    guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let url = item.baseURL else {
                         visit(item, parentURL: parentURL, depth: depth + 1)
                         continue
                     }

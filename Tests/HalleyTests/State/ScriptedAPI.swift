@@ -1,0 +1,88 @@
+import Foundation
+import Halley
+import HalleyTestSupport
+
+/// A HAL API on an in-memory requester whose answers a test scripts per path and method:
+/// `GET` serves the path's current document, other methods the scripted answer.
+actor ScriptedAPI {
+    struct Answer: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var json: JSONValue?
+    }
+
+    let requester = InMemoryRequester()
+    private var documents: [String: Answer] = [:]
+    private var writes: [String: Answer] = [:]
+    private var registered: Set<String> = []
+
+    /// Serves `json` at `path` (absolute URLs for other origins) to `GET`.
+    func serve(_ path: String, _ json: JSONValue, headers: HTTPHeaders = ["Cache-Control": "max-age=60"]) async {
+        documents[path] = Answer(status: 200, headers: headers, json: json)
+        await register(path)
+    }
+
+    /// Answers every unsafe method at `path` with this.
+    func answerWrites(_ path: String, status: Int = 204, headers: HTTPHeaders = [:], json: JSONValue? = nil) async {
+        writes[path] = Answer(status: status, headers: headers, json: json)
+        await register(path)
+    }
+
+    private func register(_ path: String) async {
+        guard registered.insert(path).inserted else { return }
+        let url = path.hasPrefix("http") ? path : Graph.base + path
+        await requester.register(url) { [weak self] request in
+            guard let self else { throw CancellationError() }
+            return await self.respond(path, request)
+        }
+    }
+
+    private func respond(_ path: String, _ request: ResourceRequest) -> ResourceResponse {
+        let answer = request.method == .get ? documents[path] : writes[path]
+        guard let answer else {
+            return ResourceResponse(status: 404, url: request.url, body: Data())
+        }
+        var headers = answer.headers
+        var body = Data()
+        if let json = answer.json {
+            headers["Content-Type"] = "application/hal+json"
+            body = json.serialized()
+        }
+        return ResourceResponse(status: answer.status, headers: headers, url: request.url, body: body)
+    }
+}
+
+/// A manager with a store over `api`'s requester.
+func stateManager(
+    _ api: ScriptedAPI, store: ResourceStore = ResourceStore(), observer: TraversalObserver? = nil,
+    cache: ResponseCache? = nil
+) async -> ResourceManager {
+    var configuration = ResourceManager.Configuration()
+    configuration.store = store
+    configuration.cache = cache
+    configuration.observer = observer
+    return ResourceManager(requester: api.requester, configuration: configuration)
+}
+
+/// The call options of a user with `token`.
+func user(_ token: String) -> CallOptions {
+    var options = CallOptions()
+    options.headers = ["Authorization": "Bearer \(token)"]
+    return options
+}
+
+extension ResourceEvent {
+    /// `updated`, `stale` or `deleted`.
+    var kind: String {
+        switch self {
+        case .updated: return "updated"
+        case .stale: return "stale"
+        case .deleted: return "deleted"
+        }
+    }
+
+    var state: ResourceState? {
+        if case .updated(let state) = self { return state }
+        return nil
+    }
+}
