@@ -151,6 +151,24 @@ public final class TestServer: Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
+    // MARK: Scripted answers
+
+    /// From now on, `method` at `path` (which starts with `/scripted/`) answers `status` with
+    /// `headers` and `body` (as `application/hal+json`); a `GET` whose `If-None-Match` is the
+    /// scripted `ETag` answers `304`.
+    ///
+    /// ```swift
+    /// try await server.script("GET", "/scripted/\(marker)/a", headers: [("ETag", "\"1\"")], body: ["v": 1])
+    /// ```
+    public func script(
+        _ method: String, _ path: String, status: Int = 200, headers: [(String, String)] = [], body: JSONValue? = nil
+    ) async throws {
+        var query = "method=\(Self.queryValue(method))&path=\(Self.queryValue(path))&status=\(status)"
+        for (name, value) in headers { query += "&header=" + Self.queryValue("\(name): \(value)") }
+        if let body { query += "&body=" + Self.queryValue(String(decoding: body.serialized(), as: UTF8.self)) }
+        _ = try await get("/_script?" + query)
+    }
+
     // MARK: Request log
 
     /// Every request received since the start or the last ``reset()``, in arrival order.

@@ -44,6 +44,12 @@ Special routes:
                                          a HAL document sent with one Link header line per `link` query item,
                                          in order; its _links has self (/link-header) and, when given, next;
                                          its "echo" member is `echo`
+    /_script?method=M&path=P&status=S[&header=Name:Value...][&body=<JSON>]
+                                         scripts the answer of /scripted/... routes (not recorded): from now
+                                         on method M at path P (which starts with /scripted/) answers S with
+                                         those header lines and that body as application/hal+json
+    /scripted/<anything>                 any method: the scripted answer for the method and path (404 when
+                                         none); a GET whose If-None-Match is the scripted ETag answers 304
     /_requests                           {"requests": [{"method", "path", "headers"}]}
     /_reset                              clears the request log
 
@@ -71,6 +77,9 @@ PROBLEM = "application/problem+json"
 
 _log_lock = threading.Lock()
 _log = []
+# Scripted answers by (method, path): (status, [(name, value)], body bytes or None).
+_scripts_lock = threading.Lock()
+_scripts = {}
 # Requests seen per `/flaky` id.
 _lock = threading.Lock()
 _counters = {}
@@ -197,6 +206,8 @@ class Handler(loopback_server.QuietHandler):
         if path == "/_reset":
             _clear()
             return self._json(200, "application/json", {"reset": True})
+        if path == "/_script":
+            return self._script(query)
         text = body.decode("utf-8", "replace")
         _record(self.command, self.path, headers, text)
 
@@ -207,6 +218,8 @@ class Handler(loopback_server.QuietHandler):
             if self.command == "POST":
                 return self._json(201, HAL, echo, {"Location": "/echo/created"})
             return self._json(200, HAL, echo)
+        if path.startswith("/scripted/"):
+            return self._scripted(path, headers)
         if self.command not in ("GET", "HEAD"):
             return self._json(405, PROBLEM, {"title": "Method Not Allowed", "status": 405,
                                              "detail": "only /echo takes " + self.command}, {"Allow": "GET, HEAD"})
@@ -397,6 +410,34 @@ class Handler(loopback_server.QuietHandler):
             self.wfile.write(b'"')
         except (BrokenPipeError, ConnectionResetError, OSError):
             self.close_connection = True
+
+    def _script(self, query):
+        try:
+            method = query["method"][0]
+            target = query["path"][0]
+            status = int(query["status"][0])
+        except (KeyError, ValueError):
+            return self._json(400, PROBLEM, {"title": "method, path and status are required", "status": 400})
+        lines = []
+        for line in query.get("header", []):
+            name, _, value = line.partition(":")
+            lines.append((name.strip(), value.strip()))
+        body = query.get("body", [None])[0]
+        with _scripts_lock:
+            _scripts[(method, target)] = (status, lines, body.encode("utf-8") if body is not None else None)
+        return self._json(200, "application/json", {"scripted": True})
+
+    def _scripted(self, path, headers):
+        with _scripts_lock:
+            answer = _scripts.get((self.command, path))
+        if answer is None:
+            return self._not_found(path)
+        status, lines, body = answer
+        etag = next((value for name, value in lines if name.lower() == "etag"), None)
+        if self.command == "GET" and etag is not None and headers.get("if-none-match") == etag:
+            kept = [(name, value) for name, value in lines if name.lower() in ("etag", "cache-control")]
+            return self._send(304, HAL, b"", kept)
+        return self._send(status, HAL, body or b"", lines)
 
     def _json(self, status, content_type, value, extra_headers=None):
         body = (json.dumps(value, indent=2, sort_keys=True) + "\n").encode("utf-8")
