@@ -190,7 +190,8 @@ enum LinkHeader {
         var encoded = parts[2].utf8[...]
         while let byte = encoded.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard let high = encoded.popFirst().flatMap(hexValue), let low = encoded.popFirst().flatMap(hexValue)
+                guard let high = encoded.popFirst().flatMap(PercentEncoding.hexValue),
+                    let low = encoded.popFirst().flatMap(PercentEncoding.hexValue)
                 else { return nil }
                 bytes.append(high << 4 | low)
             } else if isAttributeCharacter(byte) {
@@ -219,15 +220,6 @@ enum LinkHeader {
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// RFC 8187's attr-char: ALPHA, DIGIT and `!#$&+-.^_`|~`.

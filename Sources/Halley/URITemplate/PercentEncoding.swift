@@ -98,6 +98,16 @@ enum PercentEncoding {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
     }
 
+    /// The value of a hexadecimal digit, either case; `nil` for any other byte.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// Appends a variable value, keeping the bytes in the operator's allow
     /// set and percent-encoding every other byte (RFC 6570 section 3.2.1).
     ///
