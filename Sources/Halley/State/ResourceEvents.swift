@@ -33,7 +33,7 @@ public struct ResourceEvents: AsyncSequence, Sendable {
     }
 
     /// Reads a ``ResourceEvents`` sequence.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         let handle: ResourceHandle
         var subscription: EventSubscription?
 

@@ -99,3 +99,22 @@ import Testing
         #expect(await events.next() == .deleted, "the refresh brought nothing new")
     }
 }
+
+/// Screens read events on the main actor: the sequence must be usable there (compiles in
+/// Swift 6 mode) and deliver there.
+@Suite struct ResourceEventsOnTheMainActorTests {
+    @MainActor @Test func eventsAreReadInMainActorCode() async throws {
+        let api = ScriptedAPI()
+        await api.serve("/a", Graph.resource("/a", ["v": 1]))
+        await api.answerWrites("/a")
+        let manager = await stateManager(api)
+        let handle = manager.resource(at: Graph.url("/a"))
+        _ = try await handle.get()
+        var seen: [String] = []
+        for await event in handle.events {
+            seen.append(event.kind)
+            if seen.count == 1 { _ = try await handle.delete() } else { break }
+        }
+        #expect(seen == ["updated", "deleted"])
+    }
+}
