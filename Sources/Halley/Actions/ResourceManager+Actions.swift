@@ -9,7 +9,10 @@ extension ResourceManager {
     /// created.location   // https://api.example.com/orders/42
     /// ```
     ///
-    /// A successful unsafe method invalidates the URL (and its `Location`) in the cache.
+    /// A successful unsafe method invalidates the URL (and its `Location`, `Content-Location` and
+    /// `Link: <…>; rel="invalidates"` targets on trusted origins) in the cache and the
+    /// ``ResourceStore``, which also keeps a body sent back with a `Content-Location` equal to
+    /// the URL as the resource's new state.
     ///
     /// - Throws: ``HalleyError`` (`.http` with the status and problem details, `.transport`,
     ///   `.timeout`, `.validation`, `.unsupportedScheme`).

@@ -18,8 +18,10 @@ import Foundation
 ///   (its `Last-Modified`); a `304` reuses the stored body. The request holds that body until
 ///   its answer arrives, so a `304` is never an error, even when other calls evicted the
 ///   entry meanwhile (it is then stored again).
-/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL and `Location`
-///   (every stored variant, whoever stored it).
+/// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL, its `Location`,
+///   its `Content-Location` and every `Link: <…>; rel="invalidates"` of the response (every
+///   stored variant, whoever stored it), by the rule the ``ResourceStore`` follows too: a URL
+///   named by a header counts only on the request's origin or one the call trusts.
 /// - The total size is bounded; the least recently used entries go first.
 ///
 /// Caching is off unless you give the manager a cache:
