@@ -144,7 +144,7 @@ final class RequestPipeline: Sendable {
     ) async throws -> Value {
         let draft = Draft(
             url: url, method: method, body: body, includePath: includePath, accept: acceptHeader, headers: headers)
-        return try await perform(draft) { (response, _) throws(HalleyError) in
+        return try await perform(draft) { (response) throws(HalleyError) in
             try validate(response, document: nil, includePath: includePath)
             return try accept(response)
         }
@@ -156,7 +156,7 @@ final class RequestPipeline: Sendable {
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let draft = Draft(url: url, method: .get, body: .none, includePath: includePath, accept: nil)
         guard let recorder else {
-            return try await perform(draft) { (response, _) throws(HalleyError) in
+            return try await perform(draft) { (response) throws(HalleyError) in
                 try parsedDocument(response, includePath: includePath)
             }
         }
@@ -167,11 +167,10 @@ final class RequestPipeline: Sendable {
                 self.emit(.stateUsed(url: url))
                 return document
             },
-            read: { (response, request) throws(HalleyError) in
-                let document = try parsedDocument(response, includePath: includePath)
-                if let request { recorder.recordFetched(response, document: document, for: request) }
-                return document
-            })
+            recording: { response, request, document in
+                recorder.recordFetched(response, document: document, for: request)
+            },
+            read: { (response) throws(HalleyError) in try parsedDocument(response, includePath: includePath) })
     }
 
     /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)
@@ -182,7 +181,7 @@ final class RequestPipeline: Sendable {
         let draft = Draft(
             url: url, method: .get, body: .none, includePath: nil, accept: nil, headers: validators,
             acceptsNotModified: !validators.isEmpty)
-        return try await perform(draft) { (response, _) throws(HalleyError) in
+        return try await perform(draft) { (response) throws(HalleyError) in
             if response.status == 304 { return (response, nil) }
             return (response, try parsedDocument(response, includePath: nil))
         }
@@ -211,12 +210,15 @@ final class RequestPipeline: Sendable {
     }
 
     /// The one way a request is performed: `read` turns a 2xx response (the requester's or
-    /// a fallback's) into a value, validators included, so no caller can skip them; it gets
-    /// the request that was sent, `nil` for a fallback's response. `reusing` may answer
-    /// from the built request with no exchange (a fresh stored state).
+    /// a fallback's) into a value, validators included, so no caller can skip them.
+    /// `reusing` may answer from the built request with no exchange (a fresh stored state);
+    /// `recording` hears of each value read from the requester's response (not a fallback's)
+    /// with the request that was sent. Both are `nil` unless the manager keeps state, so
+    /// other calls pay one check each.
     private func perform<Value>(
         _ draft: Draft, reusing: ((ResourceRequest) -> Value?)? = nil,
-        read: (ResourceResponse, ResourceRequest?) throws(HalleyError) -> Value
+        recording: ((ResourceResponse, ResourceRequest, Value) -> Void)? = nil,
+        read: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
         let url = draft.url
         let includePath = draft.includePath
@@ -224,7 +226,10 @@ final class RequestPipeline: Sendable {
         let first = try await build(draft)
         if let reusing, let reused = reusing(first.request) { return reused }
         do {
-            return try read(try await exchange(draft, first: first), first.request)
+            let response = try await exchange(draft, first: first)
+            let value = try read(response)
+            if let recording { recording(response, first.request, value) }
+            return value
         } catch let error as HalleyError {
             guard let fallback = policy.fallback, let response = await fallback(first.request, error) else {
                 throw error
@@ -236,7 +241,7 @@ final class RequestPipeline: Sendable {
                     code: .http, includePath: includePath, url: url,
                     message: "fallback response: \(httpError.statusLine)", underlying: httpError)
             }
-            return try read(response, nil)
+            return try read(response)
         }
     }
 
@@ -317,7 +322,7 @@ final class RequestPipeline: Sendable {
             }
         }
         fields.merge(policy.headers)
-        fields.merge(draft.headers)
+        if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
             request.headers[field.name] = field.value
         }
@@ -377,7 +382,8 @@ final class RequestPipeline: Sendable {
                     return cache.refresh(built.request, with: response, held: cached)
                 }
                 if response.status == 304, draft.acceptsNotModified { return response }
-                if !draft.method.isSafe { invalidate(after: response, to: built.request) }
+                // `isGet` first: most requests are GETs, and `isSafe` compares method names.
+                if !isGet && !draft.method.isSafe { invalidate(after: response, to: built.request) }
                 if response.isSuccess {
                     if isGet { cache?.store(response, for: built.request) }
                     return response

@@ -2,8 +2,8 @@ import Foundation
 
 /// What the request pipeline tells the resource store: declared here, below the state layer,
 /// so that the pipeline (the one place every request goes through) keeps the store up to date
-/// without depending on it.
-protocol ResponseRecording: Sendable {
+/// without depending on it. A class (one reference to copy), since every request checks it.
+protocol ResponseRecording: AnyObject, Sendable {
     /// The stored document `request` (a `GET`) may use with no request: stored for its URL and
     /// credentials, and fresh.
     func freshDocument(for request: ResourceRequest) -> HALResource?
