@@ -246,3 +246,21 @@ import Testing
         #expect(await manager.resource(at: Graph.url("/websites/2")).current?.resource.state["id"] == "w2")
     }
 }
+
+/// Typed requests keep state too.
+@Suite struct TypedRequestStateTests {
+    @Test func aSecondTypedRequestOverFreshStateSendsNoRequest() async throws {
+        var configuration = ResourceManager.Configuration()
+        configuration.store = ResourceStore(defaultFreshness: .seconds(600))
+        let (manager, requester) = TypedFixtures.manager("links-only", configuration: configuration)
+        let request = HalleyRequest<Contact>(
+            url: "https://api.example.com/contacts/1", includeType: .contactsAndWebsiteOfContacts)
+        let first = try await manager.request(request)
+        let sent = await requester.paths.count
+        #expect(sent == 6)
+        let second = try await manager.request(request)
+        #expect(second.contacts?.map(\.id) == first.contacts?.map(\.id))
+        #expect(second.website?.id == "w1")
+        #expect(await requester.paths.count == sent, "every resource came from the store")
+    }
+}
