@@ -160,6 +160,14 @@ final class RequestPipeline: Sendable {
                 try parsedDocument(response, includePath: includePath)
             }
         }
+        return try await storedDocument(draft, recorder: recorder)
+    }
+
+    /// ``document(at:includePath:)`` with a resource store. Kept out of line, so that the
+    /// path without one stays as small as it was (and is inlined into the traversal's).
+    @inline(never)
+    private func storedDocument(_ draft: Draft, recorder: any ResponseRecording) async throws -> HALResource {
+        let (url, includePath) = (draft.url, draft.includePath)
         return try await perform(
             draft,
             reusing: { request in
