@@ -153,6 +153,9 @@ final class RequestPipeline: Sendable {
     /// The HAL document at `url`: fetched with the whole policy, parsed, and run through the
     /// validators with the parsed document. With a resource store, a fresh stored state is the
     /// answer (no request) and a fetched document is stored.
+    /// Inlined into the traversal's document fetch, as it was before the store existed: the
+    /// path without a store costs what it did.
+    @inline(__always)
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let draft = Draft(url: url, method: .get, body: .none, includePath: includePath, accept: nil)
         guard let recorder else {
@@ -202,6 +205,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// Parses a fetched document and runs the validators on it.
+    @inline(__always)
     private func parsedDocument(_ response: ResourceResponse, includePath: String?) throws(HalleyError)
         -> HALResource
     {
