@@ -1,0 +1,57 @@
+import Foundation
+import HalleyTestSupport
+import Testing
+
+@testable import Halley
+
+/// The state layer's rules on their own: URL normalisation and the invalidation rule.
+@Suite struct StateRulesTests {
+    @Test(arguments: [
+        ("HTTPS://Api.Example.COM:443/a/./b/../c", "https://api.example.com/a/c"),
+        ("http://api.example.com:80", "http://api.example.com/"),
+        ("http://api.example.com:8080/x", "http://api.example.com:8080/x"),
+        ("https://api.example.com/%7euser/%2f?q=%7e%2a#part", "https://api.example.com/~user/%2F?q=~%2A"),
+        ("https://api.example.com/a/..", "https://api.example.com/"),
+        ("https://api.example.com/a.json", "https://api.example.com/a.json"),
+    ])
+    func urlsAreNormalisedAsRFC3986Says(written: String, normal: String) throws {
+        #expect(URLNormalization.normalized(try #require(URL(string: written))).absoluteString == normal)
+    }
+
+    private func invalidation(_ headers: HTTPHeaders, status: Int = 200, trusting: Set<String> = [])
+        -> ResponseInvalidation
+    {
+        let target = Graph.url("/orders/1")
+        return ResponseInvalidation(
+            method: .put, target: target,
+            response: ResourceResponse(status: status, headers: headers, url: target, body: Data()),
+            trusts: { url in trusting.contains(url.host ?? "") })
+    }
+
+    @Test func theRuleNamesTheTargetLocationContentLocationAndInvalidatesLinksOnTrustedOrigins() {
+        let rule = invalidation(
+            [
+                "Location": "/orders/2", "Content-Location": "https://partner.example/x",
+                "Link": "</a>; rel=invalidates, </b>; rel=\"next invalidates\", </c>; rel=next",
+            ], trusting: ["partner.example"])
+        #expect(
+            rule.invalidated.map(\.absoluteString) == [
+                Graph.base + "/orders/1", Graph.base + "/orders/2", "https://partner.example/x", Graph.base + "/a",
+                Graph.base + "/b",
+            ])
+        #expect(rule.ignored.isEmpty)
+    }
+
+    @Test func untrustedOriginsAndUnparseableValuesAreIgnoredAndSaidWhy() {
+        let rule = invalidation(["Location": "https://evil.example/x", "Content-Location": "http://[bad"])
+        #expect(rule.invalidated.map(\.absoluteString) == [Graph.base + "/orders/1"])
+        #expect(rule.location == nil && rule.contentLocation == nil)
+        #expect(rule.ignored.map(\.field) == ["Location", "Content-Location"])
+        #expect(rule.ignored[0].reason.contains("https://evil.example"))
+        #expect(rule.ignored[1].reason == "it is not a URL reference")
+    }
+
+    @Test func onlyA2xxInvalidates() {
+        #expect(invalidation(["Location": "/orders/2"], status: 409).invalidated.isEmpty)
+    }
+}
