@@ -28,6 +28,10 @@ final class RequestPipeline: Sendable {
     /// The resource store, when the manager keeps state: it serves fresh documents, keeps
     /// fetched ones and hears every write's answer.
     private let recorder: (any ResponseRecording)?
+    /// The last credentials fingerprinted for the store and their fingerprint: every request
+    /// of a call usually carries the same, and a SHA-256 per resource would cost more than
+    /// reading a fresh state. Kept for the call only, as the call's headers are.
+    private let lastScope = LockedValue<(names: Set<String>, credentials: [String], scope: [UInt8])?>(nil)
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     /// How fetched documents are parsed.
@@ -174,14 +178,30 @@ final class RequestPipeline: Sendable {
         return try await perform(
             draft,
             reusing: { request in
-                guard let document = recorder.freshDocument(for: request) else { return nil }
+                guard let document = recorder.freshDocument(at: url, scope: self.stateScope(of: request, recorder))
+                else { return nil }
                 self.emit(.stateUsed(url: url))
                 return document
             },
             recording: { response, request, document in
-                recorder.recordFetched(response, document: document, for: request)
+                recorder.recordFetched(
+                    response, document: document, at: url, scope: self.stateScope(of: request, recorder))
             },
             read: { (response) throws(HalleyError) in try parsedDocument(response, includePath: includePath) })
+    }
+
+    /// The store's fingerprint of `request`'s credentials, from ``lastScope`` when they are
+    /// the last ones seen.
+    private func stateScope(of request: ResourceRequest, _ recorder: any ResponseRecording) -> [UInt8] {
+        var credentials: [String] = []
+        for field in request.headers where request.credentialScope.isCredential(field.name) {
+            credentials.append(field.name.lowercased() + ":" + field.value)
+        }
+        let names = request.credentialScope.headerNames
+        if let last = lastScope.get(), last.credentials == credentials, last.names == names { return last.scope }
+        let scope = recorder.scope(of: request)
+        lastScope.set((names, credentials, scope))
+        return scope
     }
 
     /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)

@@ -4,11 +4,14 @@ import Foundation
 /// so that the pipeline (the one place every request goes through) keeps the store up to date
 /// without depending on it. A class (one reference to copy), since every request checks it.
 protocol ResponseRecording: AnyObject, Sendable {
-    /// The stored document `request` (a `GET`) may use with no request: stored for its URL and
-    /// credentials, and fresh.
-    func freshDocument(for request: ResourceRequest) -> HALResource?
-    /// Keeps a document fetched with `request` (and the embedded resources it seeds).
-    func recordFetched(_ response: ResourceResponse, document: HALResource, for request: ResourceRequest)
+    /// The fingerprint of `request`'s credentials: whose state it reads and writes.
+    func scope(of request: ResourceRequest) -> [UInt8]
+    /// The stored document a `GET` of `url` with credentials `scope` may use with no request:
+    /// stored, and fresh.
+    func freshDocument(at url: URL, scope: [UInt8]) -> HALResource?
+    /// Keeps a document fetched from `url` with credentials `scope` (and the embedded
+    /// resources it seeds).
+    func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8])
     /// Applies the answer to an unsafe request: invalidation, a new state from
     /// `Content-Location`, a failed precondition.
     func recordWrite(

@@ -76,9 +76,7 @@ public final class ResourceStore: Sendable {
 
     /// Where the state for `request` (its URL, its credentials) lives.
     func key(for request: ResourceRequest) -> StateKey {
-        StateKey(
-            scope: fingerprints.credentials(of: request),
-            url: URLNormalization.normalized(request.url).absoluteString)
+        StateKey(scope: scope(of: request), url: URLNormalization.normalized(request.url).absoluteString)
     }
 
     /// The stored state of `key`, fresh or not, marked as used.
@@ -90,6 +88,12 @@ public final class ResourceStore: Sendable {
     func fresh(_ key: StateKey, at now: ContinuousClock.Instant = .now) -> ResourceState? {
         guard let stored = stored(key), !stored.isStale(at: now) else { return nil }
         return stored.read(at: now)
+    }
+
+    /// ``fresh(_:at:)``'s document alone, read under the lock: a traversal over fresh state
+    /// asks for every resource, so nothing else is copied out.
+    private func freshResource(_ key: StateKey, at now: ContinuousClock.Instant = .now) -> HALResource? {
+        storage.withLock { $0.freshResource(key, at: now) }
     }
 
     // MARK: Changes
@@ -184,13 +188,18 @@ public final class ResourceStore: Sendable {
 }
 
 extension ResourceStore: ResponseRecording {
-    func freshDocument(for request: ResourceRequest) -> HALResource? {
-        fresh(key(for: request))?.resource
+    func scope(of request: ResourceRequest) -> [UInt8] {
+        fingerprints.credentials(of: request)
     }
 
-    func recordFetched(_ response: ResourceResponse, document: HALResource, for request: ResourceRequest) {
-        let key = key(for: request)
-        _ = storeFetched(document, response: response, key: key, url: URL(string: key.url) ?? request.url)
+    func freshDocument(at url: URL, scope: [UInt8]) -> HALResource? {
+        freshResource(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+    }
+
+    func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8]) {
+        let normalized = URLNormalization.normalized(url)
+        let key = StateKey(scope: scope, url: normalized.absoluteString)
+        _ = storeFetched(document, response: response, key: key, url: normalized)
     }
 
     func recordWrite(

@@ -25,6 +25,14 @@ struct StateStorage: Sendable {
         return states[key]
     }
 
+    /// The document of `key` when it may be used with no request at `now`, marked as used.
+    mutating func freshResource(_ key: StateKey, at now: ContinuousClock.Instant) -> HALResource? {
+        guard let stored = states[key], !stored.isStale(at: now) else { return nil }
+        clock += 1
+        states[key]?.lastUsed = clock
+        return stored.state.resource
+    }
+
     /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
     /// evicts down to the bound. Whether observers hear of it is the caller's decision.
     mutating func put(_ stored: StoredState, for key: StateKey, storable: Bool) {

@@ -9,6 +9,7 @@ import Foundation
 enum URLNormalization {
     /// `url`, absolute, in its normal form; `url` itself when it cannot be parsed into parts.
     static func normalized(_ url: URL) -> URL {
+        if url.baseURL == nil, isNormal(url.absoluteString) { return url }
         let absolute = URLResolution.absolute(url)
         guard var components = URLComponents(url: absolute, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased()
@@ -24,6 +25,43 @@ enum URLNormalization {
         if let query = components.percentEncodedQuery { components.percentEncodedQuery = normalizedEncoding(query) }
         components.fragment = nil
         return components.url ?? absolute
+    }
+
+    /// Whether `text` is plainly in normal form already, as nearly every URL a HAL server
+    /// writes is: a lowercase `http` or `https` scheme and host with no port, user or
+    /// fragment, a path, and no percent sign or dot segment anywhere. Read without parsing;
+    /// anything else goes the long way.
+    static func isNormal(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let start: Int
+            if URLResolution.hasPrefix(bytes, "https://") {
+                start = 8
+            } else if URLResolution.hasPrefix(bytes, "http://") {
+                start = 7
+            } else {
+                return false
+            }
+            var index = start
+            // The host: lowercase letters, digits, dots and hyphens, then the path's slash.
+            while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+                switch bytes[index] {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."),
+                    UInt8(ascii: "-"):
+                    index += 1
+                default:
+                    return false
+                }
+            }
+            guard index > start, index < bytes.count else { return false }
+            var previous: UInt8 = 0
+            for byte in bytes[index...] {
+                if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#") { return false }
+                if byte == UInt8(ascii: "."), previous == UInt8(ascii: "/") { return false }
+                previous = byte
+            }
+            return true
+        }
     }
 
     /// `text` with every percent-encoding in upper case and those of unreserved characters

@@ -13,6 +13,8 @@ import Testing
         ("https://api.example.com/%7euser/%2f?q=%7e%2a#part", "https://api.example.com/~user/%2F?q=~%2A"),
         ("https://api.example.com/a/..", "https://api.example.com/"),
         ("https://api.example.com/a.json", "https://api.example.com/a.json"),
+        ("https://api.example.com/.well-known/x?a=/./b", "https://api.example.com/.well-known/x?a=/./b"),
+        ("http://127.0.0.1:8080/scripted/a", "http://127.0.0.1:8080/scripted/a"),
     ])
     func urlsAreNormalisedAsRFC3986Says(written: String, normal: String) throws {
         #expect(URLNormalization.normalized(try #require(URL(string: written))).absoluteString == normal)
