@@ -8,6 +8,13 @@ struct StateKey: Sendable, Hashable {
     let scope: [UInt8]
     /// ``URLNormalization/normalized(_:)``'s text.
     let url: String
+
+    /// The scope's bytes in one go: hashing them one `UInt8` at a time cost more than the
+    /// rest of a fresh state's lookup.
+    func hash(into hasher: inout Hasher) {
+        scope.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(url)
+    }
 }
 
 /// How long a state may be used with no request, from the `Cache-Control` of the response
