@@ -10,63 +10,66 @@ extension RequesterInterface {
     ///
     /// - Throws: ``UnimplementedRequesterError`` when the type implements neither requirement.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        let route = request.completionAdapterNote.route
-        // This type's own completion default made the request: it implements neither
-        // requirement, and calling that default again would go round for ever.
-        if route?.madeByCompletionDefaultOf == ObjectIdentifier(Self.self) {
+        do {
+            return try await completionResponse(to: request) { requestResource(at: $0, completion: $1) }
+        } catch let error as UnimplementedRequesterError where error.isCompletionCall(of: Self.self) {
+            // Its completion call is the default too, so it implements neither.
             throw UnimplementedRequesterError(requester: String(reflecting: Self.self))
         }
-        // The manager's turn for a non-Sendable requester ends once its call has returned:
-        // nothing below touches the requester again, and the next request may start.
-        let turn = route?.turn.flatMap { $0.owner == ObjectIdentifier(Self.self) ? $0.end : nil }
-        let container = LockedValue<(any RequestContainerInterface)?>(nil)
-        let cancelled = LockedValue(false)
-        let body: Data = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-                let once = LockedValue(false)
-                let started = requestResource(at: request.url) { result in
-                    // Resume once even if a buggy requester calls back twice.
-                    guard once.exchange(true) == false else { return }
-                    continuation.resume(with: result)
-                }
-                turn?()
-                container.set(started)
-                if cancelled.get() { started.cancelRequest() }
-            }
-        } onCancel: {
-            cancelled.set(true)
-            container.get()?.cancelRequest()
-        }
-        return ResourceResponse(
-            status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
     }
-}
 
-extension RequesterInterface where Self: Sendable {
-    /// For `async` requesters: the completion-handler call, running ``response(for:)`` for a
-    /// `GET` of `url` in a task; a non-2xx status completes with an ``HTTPError``.
+    /// For `async` requesters, which do not answer the completion call: completes at once
+    /// with an ``UnimplementedRequesterError``.
+    ///
+    /// It exists so that a type implementing only ``response(for:)`` conforms, and it never
+    /// calls that: when each default called the other, a type implementing neither went round
+    /// between them for ever.
     public func requestResource(
         at url: URL, completion: @escaping @Sendable (Result<Data, any Error>) -> Void
     ) -> any RequestContainerInterface {
-        var request = ResourceRequest(url: url)
-        request.completionAdapterNote.route = CompletionAdapterNote.Route(
-            madeByCompletionDefaultOf: ObjectIdentifier(Self.self))
-        let task = Task {
-            do {
-                let response = try await response(for: request)
-                completion(response.isSuccess ? .success(response.body) : .failure(HTTPError(response: response)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-        return TaskContainer(task: task)
+        completion(.failure(UnimplementedRequesterError.completionCall(of: Self.self)))
+        return NothingStarted()
     }
 }
 
-/// The container of a completion call made on an `async` requester: cancelling cancels the task.
-private struct TaskContainer: RequestContainerInterface {
-    let task: Task<Void, Never>
-    func cancelRequest() { task.cancel() }
+/// The container of a completion call that started nothing.
+private struct NothingStarted: RequestContainerInterface {
+    func cancelRequest() {}
+}
+
+/// Makes one completion-handler call and waits for it: `start` is called once, at once, with
+/// the request's URL and the completion, and returns the container. Cancelling the calling
+/// task calls the container's `cancelRequest()` exactly once, whether it comes before or
+/// after `start` has returned. A completion called twice counts once.
+///
+/// The completion reports only a body, so the response is a `200` from the URL asked for.
+func completionResponse(
+    to request: ResourceRequest,
+    start: (URL, @escaping @Sendable (Result<Data, any Error>) -> Void) -> any RequestContainerInterface
+) async throws -> ResourceResponse {
+    let call = LockedValue<(container: (any RequestContainerInterface)?, cancelled: Bool)>((nil, false))
+    let body: Data = try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+            let completed = LockedValue(false)
+            let container = start(request.url) { result in
+                guard completed.exchange(true) == false else { return }
+                continuation.resume(with: result)
+            }
+            let cancelled = call.withLock { call -> Bool in
+                call.container = container
+                return call.cancelled
+            }
+            if cancelled { container.cancelRequest() }
+        }
+    } onCancel: {
+        let container = call.withLock { call -> (any RequestContainerInterface)? in
+            call.cancelled = true
+            return call.container
+        }
+        container?.cancelRequest()
+    }
+    return ResourceResponse(
+        status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
 }
 
 /// A requester that reached the manager without `Sendable` in its type, made safe to share.
@@ -88,23 +91,24 @@ extension CurlRequester: BuiltInRequester {}
 extension URLSessionRequester: BuiltInRequester {}
 extension FileRequester: BuiltInRequester {}
 
-/// A requester that is not `Sendable` (the original Halley's completion-handler class, or an
-/// `async` one), made safe to share: the manager's tasks enter it one at a time.
+/// A requester that is not `Sendable`, made safe to share: no two threads are ever inside it
+/// at once.
 ///
-/// Each request takes the one turn, then calls the requester's ``RequesterInterface/response(for:)``
-/// with the whole request. A completion-handler requester answers through the adapter above,
-/// which ends the turn as soon as `requestResource(at:completion:)` has returned, so its
-/// requests still overlap; an `async` requester holds the turn until it answers.
+/// The original Halley's completion-handler class is entered only for the synchronous
+/// ``RequesterInterface/requestResource(at:completion:)`` call, which returns at once, so its
+/// requests still overlap. One that does not answer that call (its default reports so at
+/// once; this is remembered) implements ``RequesterInterface/response(for:)``, which gets the
+/// whole request, one request at a time.
 ///
 /// Unchecked sendability is sound: `base` is read in `init` (before the value is shared) and
-/// otherwise only inside a turn. Turns come from a semaphore of one permit, whose lock orders
-/// each turn after the one before; a turn ends when `base.response(for:)` returns, or earlier
-/// when the adapter ends it after its only use of `base` (the adapter never touches the
-/// requester again: it waits on its continuation and cancels through the container, which is
-/// `Sendable`). So no two threads are ever inside `base` at once.
+/// otherwise only while holding `turn`, a semaphore of one permit whose lock orders each turn
+/// after the one before. A completion call's turn ends when `requestResource` returns: the
+/// completion and the container never touch `base` (the container is `Sendable`).
 final class SerialRequester<Base: RequesterInterface>: RequesterInterface, @unchecked Sendable {
     private let base: Base
-    private let turns = AsyncSemaphore(permits: 1)
+    private let turn = AsyncSemaphore(permits: 1)
+    /// `false` once `base` has answered a completion call with its default.
+    private let answersCompletion = LockedValue(true)
     let supportedSchemes: Set<String>
     let enforcesRequestTimeout: Bool
 
@@ -115,16 +119,30 @@ final class SerialRequester<Base: RequesterInterface>: RequesterInterface, @unch
     }
 
     func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        try await turns.acquire()
-        let ended = LockedValue(false)
-        let turns = self.turns
-        let end: @Sendable () -> Void = {
-            if !ended.exchange(true) { turns.release() }
+        if answersCompletion.get() {
+            do {
+                return try await completionCall(request)
+            } catch let error as UnimplementedRequesterError where error.isCompletionCall(of: type(of: base)) {
+                answersCompletion.set(false)
+            }
         }
-        defer { end() }
-        var request = request
-        request.completionAdapterNote.route = CompletionAdapterNote.Route(turn: (ObjectIdentifier(Base.self), end))
+        try await turn.acquire()
+        defer { turn.release() }
         return try await base.response(for: request)
+    }
+
+    /// The request as a completion call, in a turn that ends when the call returns.
+    private func completionCall(_ request: ResourceRequest) async throws -> ResourceResponse {
+        try await turn.acquire()
+        var holding = true
+        defer { if holding { turn.release() } }
+        return try await completionResponse(to: request) { url, completion in
+            defer {
+                holding = false
+                turn.release()
+            }
+            return base.requestResource(at: url, completion: completion)
+        }
     }
 }
 

@@ -9,8 +9,8 @@ import Foundation
 /// Implement **one** of the two request requirements:
 ///
 /// - ``response(for:)``, `async`, with the whole request and response (method, headers,
-///   status, final URL): for new code. Make the type `Sendable`, and requests run
-///   concurrently; a requester that is not `Sendable` is given one request at a time.
+///   status, final URL): for new code, and the only one the engine calls. Make the type
+///   `Sendable`, and requests run concurrently.
 ///
 ///   ```swift
 ///   struct LoggingRequester: RequesterInterface, Sendable {
@@ -24,20 +24,17 @@ import Foundation
 ///
 /// - ``requestResource(at:completion:)``, the original Halley's completion-handler shape, so
 ///   an existing requester (an Alamofire class, say) plugs in unchanged:
-///   `ResourceManager(requester: AlamofireRequester())`. Such a requester may be a plain,
-///   non-`Sendable` class: the manager never calls it from two threads at once, and requests
-///   still overlap because the call returns at once; cancelling the calling task calls the
-///   container's `cancelRequest()`. It sees only `GET` URLs and reports only a body, so its
-///   responses count as `200` from the URL asked for.
+///   `ResourceManager(requester: AlamofireRequester())`. ``response(for:)``'s default is the
+///   adapter that calls it. Such a requester may be a plain, non-`Sendable` class: the
+///   manager never calls it from two threads at once, and requests still overlap because the
+///   call returns at once; cancelling the calling task calls the container's
+///   `cancelRequest()`. It sees only `GET` URLs and reports only a body, so its responses
+///   count as `200` from the URL asked for.
 ///
-/// Both are requirements because Swift calls a conforming type's own method only through a
-/// requirement, and the original Halley's requesters conform to this protocol by
-/// implementing `requestResource(at:completion:)` alone. Each has a default so that
-/// implementing the other is enough: ``response(for:)``'s calls
-/// ``requestResource(at:completion:)`` (the original Halley's adapter), and for a `Sendable`
-/// type ``requestResource(at:completion:)``'s runs ``response(for:)`` in a task. A type that
-/// implements neither compiles, but its first request fails with
-/// ``UnimplementedRequesterError``; the two defaults never call each other in a loop.
+/// The defaults go one way only: ``response(for:)``'s calls ``requestResource(at:completion:)``,
+/// whose own default calls nothing and completes with ``UnimplementedRequesterError``. So a
+/// type that implements neither (Swift accepts it, since both have defaults) fails its first
+/// request with that error, and an `async` requester does not answer the completion call.
 public protocol RequesterInterface {
     /// Sends one request and returns the response, whatever its status.
     ///
@@ -98,9 +95,10 @@ public protocol RequestContainerInterface: Sendable {
     func cancelRequest()
 }
 
-/// A requester that implements neither ``RequesterInterface/response(for:)`` nor
-/// ``RequesterInterface/requestResource(at:completion:)``: Swift accepts the conformance
-/// (each requirement has a default), so its first request fails with this instead.
+/// A requester was asked for something it does not implement: the engine's first request
+/// to a type that implements neither ``RequesterInterface/response(for:)`` nor
+/// ``RequesterInterface/requestResource(at:completion:)`` (Swift accepts the conformance,
+/// since each has a default), or a completion call to an `async` requester.
 ///
 /// ```swift
 /// struct Forgotten: RequesterInterface, Sendable {}
@@ -110,48 +108,46 @@ public protocol RequestContainerInterface: Sendable {
 public struct UnimplementedRequesterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The requester's type name.
     public let requester: String
+    /// Whether only the completion call is missing: the requester may implement
+    /// ``RequesterInterface/response(for:)``, which nothing has called.
+    let completionOnly: Bool
+    /// The requester's type, to tell its own missing call from one it passed on.
+    let type: ObjectIdentifier?
 
-    /// Creates the error for a requester type's name.
+    /// Creates the error for a requester type's name that implements neither requirement.
     public init(requester: String) {
+        self.init(requester: requester, completionOnly: false, type: nil)
+    }
+
+    init(requester: String, completionOnly: Bool, type: ObjectIdentifier?) {
         self.requester = requester
+        self.completionOnly = completionOnly
+        self.type = type
+    }
+
+    /// The error of a requester type whose completion call nothing answers.
+    static func completionCall(of requester: Any.Type) -> UnimplementedRequesterError {
+        UnimplementedRequesterError(
+            requester: String(reflecting: requester), completionOnly: true, type: ObjectIdentifier(requester))
+    }
+
+    /// Whether this is the requester type's own completion call going unanswered (not one of
+    /// a requester it called).
+    func isCompletionCall(of requester: Any.Type) -> Bool {
+        completionOnly && type == ObjectIdentifier(requester)
     }
 
     /// One sentence naming the type and what it must implement.
     public var description: String {
-        "\(requester) implements neither response(for:) nor requestResource(at:completion:) of RequesterInterface:"
-            + " implement one of them"
+        completionOnly
+            ? "\(requester) does not implement requestResource(at:completion:), the original Halley's completion call:"
+                + " call its response(for:) instead"
+            : "\(requester) implements neither response(for:) nor requestResource(at:completion:) of RequesterInterface:"
+                + " implement one of them"
     }
 }
 
 extension UnimplementedRequesterError: LocalizedError {
     /// The ``description``: the type and what it must implement.
     public var errorDescription: String? { description }
-}
-
-/// What the completion-handler adapter (`Compatibility/CompletionRequesters.swift`) must
-/// know about a request it is handed: never part of the request's value, so it compares
-/// equal and hashes alike whatever it holds, and is `nil` on every request the engine or a
-/// caller makes.
-struct CompletionAdapterNote: Sendable, Hashable {
-    /// Where the request comes from, when the adapter made it or handed it on.
-    final class Route: Sendable {
-        /// The requester type whose ``RequesterInterface/requestResource(at:completion:)``
-        /// default made the request: that type's ``RequesterInterface/response(for:)``
-        /// default must not call it again.
-        let madeByCompletionDefaultOf: ObjectIdentifier?
-        /// The non-`Sendable` requester type whose turn the request runs in, and how to end
-        /// that turn once its completion-handler call has returned.
-        let turn: (owner: ObjectIdentifier, end: @Sendable () -> Void)?
-
-        init(madeByCompletionDefaultOf: ObjectIdentifier? = nil, turn: (ObjectIdentifier, @Sendable () -> Void)? = nil)
-        {
-            self.madeByCompletionDefaultOf = madeByCompletionDefaultOf
-            self.turn = turn.map { (owner: $0.0, end: $0.1) }
-        }
-    }
-
-    var route: Route?
-
-    static func == (_: CompletionAdapterNote, _: CompletionAdapterNote) -> Bool { true }
-    func hash(into hasher: inout Hasher) {}
 }

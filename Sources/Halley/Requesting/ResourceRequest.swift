@@ -42,8 +42,6 @@ public struct ResourceRequest: Sendable, Hashable {
     /// `nil` for the default: a request costs nothing to make before the pipeline gives it its
     /// scope.
     private var storedScope: CredentialScope?
-    /// For the completion-handler adapter only; see ``CompletionAdapterNote``.
-    var completionAdapterNote = CompletionAdapterNote()
     /// The largest body accepted. A requester that can should stop reading past it and throw
     /// ``ResponseBodyTooLargeError``; the engine checks again either way.
     public var maxBodyBytes: Int?

@@ -119,14 +119,14 @@ public struct ResourceManager: Sendable {
     /// let resourceManager = ResourceManager(requester: AlamofireRequester())
     /// ```
     ///
-    /// The manager takes the requester over (`sending`) and lets one request at a time into
-    /// it, so its own state is never touched from two threads at once. A completion-handler
-    /// requester's turn ends as soon as ``RequesterInterface/requestResource(at:completion:)``
-    /// returns, so its requests still run concurrently; one that implements
-    /// ``RequesterInterface/response(for:)`` gets the whole request and answers in full, one
-    /// request at a time. To have an `async` requester's requests overlap, pass it with
-    /// `Sendable` in its type (`any RequesterInterface & Sendable`, not `any RequesterInterface`);
-    /// actors and Halley's own requesters are recognised either way.
+    /// The manager takes the requester over (`sending`) and never lets two threads into it at
+    /// once. A completion-handler requester is entered only for
+    /// ``RequesterInterface/requestResource(at:completion:)``, which returns at once, so its
+    /// requests still run concurrently; one that implements ``RequesterInterface/response(for:)``
+    /// instead gets the whole request and answers in full, one request at a time. To have an
+    /// `async` requester's requests overlap, pass it with `Sendable` in its type
+    /// (`any RequesterInterface & Sendable`, not `any RequesterInterface`); actors and Halley's
+    /// own requesters are recognised either way.
     public init<Requester: RequesterInterface>(
         requester: sending Requester, configuration: Configuration = Configuration()
     ) {

@@ -1,13 +1,20 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
 
-/// What a requester must implement: one of `RequesterInterface`'s two request requirements,
-/// whose defaults never call each other in a loop.
+/// What a requester must implement: one of `RequesterInterface`'s two request requirements.
+/// The defaults go one way only (`response(for:)`'s calls `requestResource(at:completion:)`,
+/// whose default calls nothing), so they never call each other in a loop.
 @Suite struct RequesterRequirementTests {
     /// Implements neither requirement: Swift accepts it, since each has a default.
     struct Forgotten: RequesterInterface, Sendable {}
+
+    /// Implements neither either, and is not `Sendable`: the manager wraps it.
+    final class ForgottenClass: RequesterInterface {
+        var requests = 0  // unguarded state makes it non-Sendable
+    }
 
     /// `body`'s value, or a failure once `limit` passes.
     private func within<Value: Sendable>(
@@ -39,8 +46,9 @@ import Testing
         #expect(unimplemented.requester.hasSuffix("Forgotten"))
         #expect(unimplemented.description.contains("implements neither response(for:) nor requestResource"))
 
-        // Called directly, each requirement fails the same way.
-        await #expect(throws: UnimplementedRequesterError.self) {
+        // Called directly, `response(for:)` fails the same way, and the completion call says
+        // only what it lacks.
+        await #expect(throws: UnimplementedRequesterError(requester: String(reflecting: Forgotten.self))) {
             _ = try await Forgotten().response(for: ResourceRequest(url: Graph.url("/a")))
         }
         let completed = try await within(.seconds(30)) {
@@ -54,7 +62,74 @@ import Testing
                 }
             }
         }
-        #expect(completed is UnimplementedRequesterError)
+        let completionOnly = try #require(completed as? UnimplementedRequesterError)
+        #expect(completionOnly.description.contains("does not implement requestResource(at:completion:)"))
+        #expect(completionOnly.description.contains("call its response(for:) instead"))
+    }
+
+    /// The same for a class the manager takes without `Sendable`: it asks the completion call
+    /// first, learns it is not answered, then `response(for:)`, whose default is the completion
+    /// call again; the error ends it.
+    @Test(.timeLimit(.minutes(1))) func aNonSendableRequesterImplementingNeitherFailsAtItsFirstRequest() async throws {
+        let manager = ResourceManager(requester: ForgottenClass())
+        let error = try await within(.seconds(30)) { () -> HalleyError? in
+            do {
+                _ = try await manager.document(at: Graph.url("/a"))
+                return nil
+            } catch let error as HalleyError {
+                return error
+            }
+        }
+        let unimplemented = try #require(error?.underlying as? UnimplementedRequesterError)
+        #expect(unimplemented.requester.hasSuffix("ForgottenClass"))
+        #expect(unimplemented.description.contains("implements neither response(for:) nor requestResource"))
+    }
+
+    /// An `async` requester answers the completion call with the typed error at once rather
+    /// than running `response(for:)`: that default calling the other was the loop.
+    @Test func anAsyncRequesterDoesNotAnswerTheCompletionCall() async throws {
+        let requester = FileRequester(directory: Fixture.url("hal"))
+        let orders = try #require(URL(string: "https://x.example/orders"))
+        let completed = await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
+            _ = requester.requestResource(at: orders) { result in
+                if case .failure(let error) = result {
+                    continuation.resume(returning: error)
+                } else {
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
+        let error = try #require(completed as? UnimplementedRequesterError)
+        #expect(error.requester.hasSuffix("FileRequester"))
+        // Its own call still answers.
+        let found = try await requester.response(for: ResourceRequest(url: orders))
+        #expect(found.status == 200)
+    }
+
+    /// A `Sendable` `async` requester is what the engine calls, with the whole request.
+    struct RecordingRequester: RequesterInterface, Sendable {
+        let seen = LockedValue<[ResourceRequest]>([])
+        func response(for request: ResourceRequest) async throws -> ResourceResponse {
+            seen.withLock { $0.append(request) }
+            return ResourceResponse(
+                status: 201, headers: ["Location": "/orders/7", "X-Answer": "created"], url: request.url, body: Data())
+        }
+    }
+
+    @Test func aSendableAsyncRequesterGetsTheWholeRequest() async throws {
+        let requester = RecordingRequester()
+        var configuration = ResourceManager.Configuration()
+        configuration.headers = ["Authorization": "Bearer t"]
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let created = try await manager.send(.put, to: Graph.url("/orders/7"), body: .json(["item": 2]))
+        #expect(created.status == 201)
+        #expect(created.headers["X-Answer"] == "created")
+        let sent = try #require(requester.seen.get().first)
+        #expect(sent.method == .put)
+        #expect(sent.url == Graph.url("/orders/7"))
+        #expect(sent.headers["Authorization"] == "Bearer t")
+        #expect(sent.headers["Content-Type"] == "application/json")
+        #expect(try JSONValue(parsing: try #require(sent.body)) == ["item": 2])
     }
 
     /// An `async` requester that is not `Sendable`: a class with unguarded state. What it saw
