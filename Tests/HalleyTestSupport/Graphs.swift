@@ -72,7 +72,7 @@ public enum Graph {
 
 /// Collects observer events for assertions.
 public final class EventLog: Sendable {
-    private let events = Locked<[TraversalEvent]>([])
+    private let events = Locked<[HalleyEvent]>([])
 
     /// An empty log.
     public init() {}
@@ -81,7 +81,7 @@ public final class EventLog: Sendable {
         { [events] event in events.withLock { $0.append(event) } }
     }
 
-    public var all: [TraversalEvent] { events.get() }
+    public var all: [HalleyEvent] { events.get() }
 
     public var finished: [RequestRecord] {
         all.compactMap { if case .requestFinished(let record) = $0 { return record } else { return nil } }

@@ -38,7 +38,7 @@ final class TraversalContext: Sendable {
         failures.withLock { $0.append(failure) }
     }
 
-    func emit(_ event: TraversalEvent) {
+    func emit(_ event: HalleyEvent) {
         pipeline.emit(event)
     }
 

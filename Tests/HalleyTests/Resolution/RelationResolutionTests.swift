@@ -21,7 +21,7 @@ import Testing
 
     /// Runs the path to `rel` and returns its error code (or nil) and the events it emitted.
     private func reach(_ rel: String, named name: String? = nil, by path: Path) async throws
-        -> (error: HalleyError?, events: [TraversalEvent])
+        -> (error: HalleyError?, events: [HalleyEvent])
     {
         let requester = InMemoryRequester()
         await requester.register(Graph.base + "/doc", json: Self.document)
