@@ -28,3 +28,16 @@ public func failure(
         return TimedFailure(error: error, elapsed: clock.now - start)
     }
 }
+
+/// Runs one call and returns the ``HalleyError`` it threw (`nil` when it succeeded or threw
+/// something else) and how long it took.
+public func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+        _ = try await call()
+        return (nil, clock.now - start)
+    } catch {
+        return (error as? HalleyError, clock.now - start)
+    }
+}

@@ -12,9 +12,7 @@ import Testing
 /// other or on the order they run in.
 @Suite struct URLSessionRequesterIntegrationTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        .over(URLSessionRequester(), configure: configure)
     }
 
     /// A marker no other request contains.
