@@ -19,9 +19,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func partialResultsAreTheFaultFreeResultLessExactlyWhatTheServerFailed(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let manager = ResourceManager(requester: try transport.make())
             let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             try #require(ContactsGraph.referenceProblems(reference) == [])
@@ -145,9 +143,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func failFastCallsThrowARealFailureAndCloseEverythingElseInFlight(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             var configuration = ResourceManager.Configuration()
             // A stalled request (30 s) fails on its own after this, so a call whose branches
             // all stall still ends; one that meets a fault first must end well before it.

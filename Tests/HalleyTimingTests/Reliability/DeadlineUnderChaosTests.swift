@@ -17,9 +17,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func noCallOutlivesItsDeadline(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             var configuration = ResourceManager.Configuration()
             configuration.retryPolicy = .standard
             let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
@@ -71,9 +69,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func aCallDoesNotWaitPastItsDeadlineForASlowCredentialRefresh(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let tokens = ChaosTokens(try await chaos.issueToken(run: run))
             try await chaos.expireToken(run: run)
             var configuration = ResourceManager.Configuration()

@@ -20,9 +20,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func nearlyEveryCallSucceedsWithCorrectDataAndEveryFailureIsExplained(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             var configuration = ResourceManager.Configuration()
             configuration.retryPolicy = .standard
             let manager = ResourceManager(requester: try transport.make(), configuration: configuration)

@@ -39,9 +39,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases, Load.allCases)
         func memoryStaysFlatAndEverythingIsGivenBack(transport: Transport, load: Load) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let total = scale.soakRequests
             // The control channel's own session and descriptors exist before the figures are taken.
             _ = try await chaos.stats(run: run)
