@@ -41,3 +41,23 @@ public func failure(of call: () async throws -> JSONValue) async -> (HalleyError
         return (error as? HalleyError, clock.now - start)
     }
 }
+
+/// The ``HalleyError`` `call` threw; `nil` when it returned or threw something else.
+public func halleyError(of call: () async throws -> some Any) async -> HalleyError? {
+    do {
+        _ = try await call()
+        return nil
+    } catch {
+        return error as? HalleyError
+    }
+}
+
+extension ResourceManager {
+    /// A manager whose one URL, `url`, answers `body` with status 200: for decoding a
+    /// document written in the test.
+    public static func answering(_ body: String, at url: String) async -> ResourceManager {
+        let requester = InMemoryRequester()
+        await requester.register(url, InMemoryRequester.Route(body: Data(body.utf8)))
+        return ResourceManager(requester: requester)
+    }
+}
