@@ -338,9 +338,9 @@ import Testing
         // so this proves its delegate runs (URLSession itself knows nothing of the header).
         let requester = URLSessionRequester(
             credentialHeaders: URLSessionRequester.defaultCredentialHeaders.union(["X-Api-Key"]))
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["X-Api-Key": "key-123", "X-Client": "halley-integration"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) {
+            $0.headers = ["X-Api-Key": "key-123", "X-Client": "halley-integration"]
+        }
 
         let json = try await manager.resource(
             from: first.redirect(to: second.url("/echo-headers?tag=\(tag)").absoluteString))

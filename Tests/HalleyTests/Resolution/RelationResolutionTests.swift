@@ -29,9 +29,7 @@ import Testing
             await requester.register(Graph.base + target, json: Graph.resource(target))
         }
         let log = EventLog()
-        var configuration = ResourceManager.Configuration()
-        configuration.observer = log.observer
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.observer = log.observer }
         do {
             switch path {
             case .include:

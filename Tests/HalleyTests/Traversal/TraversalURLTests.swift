@@ -25,9 +25,7 @@ import Testing
 
     @Test func templatedLinksUseGlobalThenCallThenIncludeVariables() async throws {
         let requester = await templatedRoot()
-        var configuration = ResourceManager.Configuration()
-        configuration.variables = ["id": "global", "size": "s"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.variables = ["id": "global", "size": "s"] }
         #expect(
             try await manager.resource(from: Graph.url("/a"), includes: ["website"])["website"]?["id"]
                 == "global?size=s")
@@ -162,9 +160,7 @@ import Testing
         let links = (lookAlikes + sameOrigin).map { Graph.link($0) }
         await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
         for url in lookAlikes + sameOrigin { await requester.register(url, json: ["ok": true]) }
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["Authorization": "Bearer secret"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.headers = ["Authorization": "Bearer secret"] }
         _ = try await manager.resource(from: Graph.url("/a"), includes: ["[items]"])
         let requests = await requester.requests
         for url in lookAlikes {

@@ -144,11 +144,9 @@ extension Reliability {
         @Test(arguments: Transport.allCases)
         func failFastCallsThrowARealFailureAndCloseEverythingElseInFlight(transport: Transport) async throws {
             let (scale, chaos, run) = try await Reliability.start()
-            var configuration = ResourceManager.Configuration()
             // A stalled request (30 s) fails on its own after this, so a call whose branches
             // all stall still ends; one that meets a fault first must end well before it.
-            configuration.requestTimeout = Self.failFastAttemptLimit
-            let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+            let manager = ResourceManager.over(try transport.make()) { $0.requestTimeout = Self.failFastAttemptLimit }
             let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             let checks = try await Reliability.concurrently(scale.failFastTraversals, width: scale.width) { index in
                 try await Self.failFastTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)

@@ -18,9 +18,7 @@ extension Reliability {
         @Test(arguments: Transport.allCases)
         func noCallOutlivesItsDeadline(transport: Transport) async throws {
             let (scale, chaos, run) = try await Reliability.start()
-            var configuration = ResourceManager.Configuration()
-            configuration.retryPolicy = .standard
-            let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+            let manager = ResourceManager.over(try transport.make()) { $0.retryPolicy = .standard }
             let outcomes = try await Reliability.concurrently(scale.deadlineCalls, width: scale.width) { index in
                 // Deadlines from 100 ms to about 1 s, so calls end at every stage of a traversal.
                 let deadline = Duration.milliseconds(100 + (index * 337) % 900)

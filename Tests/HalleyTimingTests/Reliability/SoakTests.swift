@@ -214,9 +214,7 @@ extension Reliability {
         func finishedCallsLeaveNoTimersBehind() async throws {
             let requester = InMemoryRequester()
             await requester.register(Graph.base + "/quick", json: ["quick": true])
-            var configuration = ResourceManager.Configuration()
-            configuration.requestTimeout = .seconds(60)
-            let manager = ResourceManager(requester: requester, configuration: configuration)
+            let manager = ResourceManager.over(requester) { $0.requestTimeout = .seconds(60) }
             var options = CallOptions()
             options.deadline = .seconds(60)
             let callOptions = options
