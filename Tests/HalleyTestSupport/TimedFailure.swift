@@ -29,17 +29,25 @@ public func failure(
     }
 }
 
+/// What `call` returned or threw, and how long it took.
+public func timedResult<Value>(_ call: () async throws -> Value) async -> (Result<Value, any Error>, Duration) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result: Result<Value, any Error>
+    do {
+        result = .success(try await call())
+    } catch {
+        result = .failure(error)
+    }
+    return (result, clock.now - start)
+}
+
 /// Runs one call and returns the ``HalleyError`` it threw (`nil` when it succeeded or threw
 /// something else) and how long it took.
 public func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
-    let clock = ContinuousClock()
-    let start = clock.now
-    do {
-        _ = try await call()
-        return (nil, clock.now - start)
-    } catch {
-        return (error as? HalleyError, clock.now - start)
-    }
+    let (result, elapsed) = await timedResult(call)
+    guard case .failure(let error) = result else { return (nil, elapsed) }
+    return (error as? HalleyError, elapsed)
 }
 
 /// The ``HalleyError`` `call` threw; `nil` when it returned or threw something else.

@@ -77,15 +77,10 @@ extension Reliability {
             var check = Check()
             let prefix = chaos.prefix(run: run, profile: .mixed, seed: seed)
             let root = chaos.url(run: run, profile: .mixed, seed: seed, "book")
-            let clock = ContinuousClock()
-            let start = clock.now
             let outcome: Result<TraversalResult, any Error>
-            do {
-                outcome = .success(try await manager.traverse(root, includes: ContactsGraph.includes))
-            } catch {
-                outcome = .failure(error)
+            (outcome, check.duration) = await timedResult {
+                try await manager.traverse(root, includes: ContactsGraph.includes)
             }
-            check.duration = clock.now - start
             let log = try await chaos.settledLog(run: run, profile: .mixed, seed: seed)
             let failed = ContactsGraph.failedResources(log, prefix: prefix)
             /// What the server did with a resource, for messages.
@@ -173,15 +168,11 @@ extension Reliability {
             var check = Check()
             let prefix = chaos.prefix(run: run, profile: .failfast, seed: seed)
             let root = chaos.url(run: run, profile: .failfast, seed: seed, "book")
-            let clock = ContinuousClock()
-            let start = clock.now
             let outcome: Result<JSONValue, any Error>
-            do {
-                outcome = .success(try await manager.resource(from: root, includes: ContactsGraph.includes))
-            } catch {
-                outcome = .failure(error)
+            (outcome, check.duration) = await timedResult {
+                try await manager.resource(from: root, includes: ContactsGraph.includes)
             }
-            check.duration = clock.now - start
+            let clock = ContinuousClock()
             // Whatever was still in flight when the call ended must be closed, not left to run
             // out its latency or its 30 s stall.
             var log = try await chaos.log(run: run, profile: .failfast, seed: seed)
