@@ -83,6 +83,13 @@ public final class EventLog: Sendable {
 
     public var all: [HalleyEvent] { events.get() }
 
+    /// Call options whose observer records into this log.
+    public var options: CallOptions {
+        var options = CallOptions()
+        options.observer = observer
+        return options
+    }
+
     public var finished: [RequestRecord] {
         all.compactMap { if case .requestFinished(let record) = $0 { return record } else { return nil } }
     }

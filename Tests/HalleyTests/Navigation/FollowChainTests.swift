@@ -69,8 +69,7 @@ import Testing
     @Test func embeddedResourcesAreReusedWithoutARequest() async throws {
         let requester = await api()
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let manager = ResourceManager(requester: requester)
         let website = try await manager.entry(base + "/", options: options).follow("ex:me").follow("website").get()
         #expect(website["url"] == "https://ann.example")
@@ -115,8 +114,7 @@ import Testing
 
     @Test func deprecatedHopsWarn() async throws {
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: await api()).entry(base + "/", options: options).follow("ex:legacy")
             .get()
         #expect(

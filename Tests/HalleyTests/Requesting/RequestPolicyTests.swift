@@ -154,8 +154,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", InMemoryRequester.Route(status: 500, body: Data("boom".utf8)))
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        var options = log.options
         options.fallback = { request, error in
             #expect(error.httpError?.status == 500)
             return ResourceResponse(url: request.url, body: Data(#"{"fromDisk": true}"#.utf8))
@@ -186,8 +185,7 @@ import Testing
         await requester.register(Graph.base + "/a", json: Graph.resource("/a", links: ["b": Graph.link("/b")]))
         await requester.register(Graph.base + "/b", json: ["b": 1])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["b", "nope"], options: options)
         let lines = log.all.map(\.description)

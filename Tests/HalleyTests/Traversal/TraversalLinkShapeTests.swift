@@ -127,8 +127,7 @@ import Testing
                 ["title": "root"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["[contacts].website"], options: options)
         #expect(result["contacts"]?[0]?["name"] == "Embedded")
@@ -171,8 +170,7 @@ import Testing
                 "/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"]))
         await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website"], options: options)
         #expect(result["website"] == "https://plain.example")
@@ -193,8 +191,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", json: Graph.resource("/a", ["name": "no links"]))
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website", "[contacts]"], options: options)
         #expect(result.objectValue?.keys == ["_links", "name"])

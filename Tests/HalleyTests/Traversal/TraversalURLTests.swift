@@ -194,8 +194,7 @@ import Testing
                 "/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])]))
         await requester.register(base + "/old", json: ["x": 1])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["old"], options: options)
         let warnings = log.all.compactMap { event -> (URL, String)? in
