@@ -51,17 +51,7 @@ import Testing
 
     @Test func retriesTransientStatusesAndHonoursRetryAfterSeconds() async throws {
         let requester = InMemoryRequester()
-        let attempts = LockedValue(0)
-        await requester.register(base + "/flaky") { request in
-            let attempt = attempts.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if attempt < 3 {
-                return ResourceResponse(status: 503, headers: ["Retry-After": "0"], url: request.url, body: Data())
-            }
-            return ResourceResponse(url: request.url, body: Data(#"{"ok": true}"#.utf8))
-        }
+        await requester.registerRecovering(base + "/flaky", after: 2)
         let log = EventLog()
         var configuration = ResourceManager.Configuration()
         configuration.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(120), maxDelay: .seconds(120))
