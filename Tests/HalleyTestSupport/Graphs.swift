@@ -94,3 +94,18 @@ public final class EventLog: Sendable {
         all.compactMap { if case .requestFinished(let record) = $0 { return record } else { return nil } }
     }
 }
+
+extension InMemoryRequester {
+    /// Answers `Graph.base + path` with `Graph.resource(path, ...)`: the URL and the `self`
+    /// link of a graph's document written once.
+    public func serve(_ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:]) {
+        register(Graph.base + path, json: Graph.resource(path, links: links, embedded: embedded, state))
+    }
+}
+
+extension GatedRequester {
+    /// Answers `Graph.base + path` with `Graph.resource(path, ...)`, once released.
+    public func serve(_ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:]) {
+        register(Graph.base + path, json: Graph.resource(path, links: links, embedded: embedded, state))
+    }
+}
