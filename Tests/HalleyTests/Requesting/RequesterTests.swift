@@ -87,9 +87,7 @@ import Testing
         let root = Graph.resource("/root", links: ["item": .array(links)]).serialized()
         // The root, then eight items that all answer only once all eight were asked for.
         let requester = UnsafeLegacyRequester(body: root, expected: 9)
-        var configuration = ResourceManager.Configuration()
-        configuration.maxConcurrency = 8
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.maxConcurrency = 8 }
         let result = try await manager.resource(from: Graph.url("/root"), includes: ["[item]"])
         #expect(result["item"]?.arrayValue?.count == 8)
     }

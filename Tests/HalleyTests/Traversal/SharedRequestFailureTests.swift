@@ -38,15 +38,7 @@ import Testing
     /// with a cancellation.
     @Test func aFailFastCallThrowsTheFailureNotTheCancellationOfARequestAnotherBranchAwaits() async throws {
         for round in 1...20 {
-            let gate = GatedRequester()
-            await register(in: gate)
-            let call = Task {
-                try await ResourceManager(requester: gate)
-                    .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
-            }
-            _ = try await gate.waitForParked(1)
-            await gate.release()  // /a
-            _ = try await gate.waitForParked(2)
+            let (gate, call) = try await startBranches()
             await gate.release { $0.hasSuffix("/left") }
             // The left branch owns /s; the right one arrives after it and waits for it.
             _ = try await gate.waitForParked(3)
@@ -66,15 +58,7 @@ import Testing
     /// `/bad` fails, the waiting left item is cancelled with its siblings and the call ends at
     /// once, although `/s` never answers.
     @Test func aCancelledBranchStopsWaitingForARequestAnotherBranchSent() async throws {
-        let gate = GatedRequester()
-        await register(in: gate)
-        let call = Task {
-            try await ResourceManager(requester: gate)
-                .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
-        }
-        _ = try await gate.waitForParked(1)
-        await gate.release()  // /a
-        _ = try await gate.waitForParked(2)
+        let (gate, call) = try await startBranches()
         await gate.release { $0.hasSuffix("/right") }
         _ = try await gate.waitForParked(2)  // /left and /s, sent by the right branch
         await gate.release { $0.hasSuffix("/left") }
@@ -88,6 +72,21 @@ import Testing
         let outcome = await call.result
         #expect(throws: HalleyError.self) { try outcome.get() }
         #expect(await gate.arrivals.filter { $0.hasSuffix("/s") }.count == 1)
+    }
+
+    /// Starts the call over the two branches' graph and lets `/a` through: it returns once
+    /// `/left` and `/right` are both held, for the test to pick which answers first.
+    private func startBranches() async throws -> (GatedRequester, Task<JSONValue, any Error>) {
+        let gate = GatedRequester()
+        await register(in: gate)
+        let call = Task {
+            try await ResourceManager(requester: gate)
+                .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
+        }
+        _ = try await gate.waitForParked(1)
+        await gate.release()  // /a
+        _ = try await gate.waitForParked(2)
+        return (gate, call)
     }
 
     private func register(in gate: GatedRequester) async {

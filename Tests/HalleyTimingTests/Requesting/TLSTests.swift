@@ -331,9 +331,7 @@ import Testing
 
     @Test func aHandshakeThatStallsEndsWithTheAttemptTimeout() async throws {
         let hostile = try await TLSLab.hostile()
-        var configuration = ResourceManager.Configuration()
-        configuration.policy.requestTimeout = .seconds(1)
-        let manager = ResourceManager(requester: try CurlRequester(proxy: .direct), configuration: configuration)
+        let manager = ResourceManager.over(try CurlRequester(proxy: .direct)) { $0.policy.requestTimeout = .seconds(1) }
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -348,9 +346,9 @@ import Testing
 
     @Test func aRefusedCertificateIsNotRetried() async throws {
         let hostile = try await TLSLab.hostile()
-        var configuration = ResourceManager.Configuration()
-        configuration.retryPolicy = RetryPolicy(maxAttempts: 3)
-        let manager = ResourceManager(requester: try CurlRequester(proxy: .direct), configuration: configuration)
+        let manager = ResourceManager.over(try CurlRequester(proxy: .direct)) {
+            $0.retryPolicy = RetryPolicy(maxAttempts: 3)
+        }
         do {
             _ = try await manager.resource(from: try hostile.url("self-signed"))
             Issue.record("an untrusted certificate answered")
