@@ -26,6 +26,7 @@ let package = Package(
             dependencies: [
                 "HalleyCombine",
                 .product(name: "Halley", package: "Halley"),
+                .product(name: "HalleyTesting", package: "Halley"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ]

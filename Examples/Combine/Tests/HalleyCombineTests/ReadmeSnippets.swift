@@ -34,7 +34,7 @@ func show(_ contact: Contact) {
 
 @Suite struct ReadmeSnippetTests {
     @Test func theViewModelLoadsAContact() async throws {
-        let (manager, _) = await PublisherTests.manager("readme")
+        let (manager, _) = PublisherTests.manager("readme")
         let model = ContactViewModel(resourceManager: manager)
         model.load(HalleyRequest<Contact>(url: "\(PublisherTests.api)/readme/contacts/1"))
         #expect(model.cancellables.count == 1)
