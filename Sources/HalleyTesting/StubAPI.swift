@@ -106,14 +106,17 @@ public final class StubAPI: Sendable {
 
     // MARK: Latency and faults
 
-    /// Delays every answer at `path` (query included when given) by `latency`.
+    /// Delays every answer at `path` by `latency`. A path with a query applies to that query
+    /// only; one without to every query (as for ``fault(_:_:method:times:)``).
     public func latency(_ path: String, _ latency: Duration) {
         state.withLock { $0.behaviours[path, default: Behaviour()].latency = latency }
     }
 
     /// Answers the next `times` requests to `path` (every one when `nil`), of `method` or of
     /// any method, with `fault` instead of the route's answer. Faults declared for one path
-    /// apply in order: the first with requests left wins.
+    /// apply in order: the first with requests left wins. A path with a query applies to that
+    /// query only; one without to every query, unless the request's own path and query have
+    /// faults or latency declared.
     ///
     /// ```swift
     /// api.fault("/contacts/1", .retryAfter(seconds: 1), times: 1)   // then answers normally
@@ -136,7 +139,8 @@ public final class StubAPI: Sendable {
     /// assertion reads best.
     public var requestLines: [String] { requests.map(\.line) }
 
-    /// The requests to `path` (query included when given), of `method` or of any method.
+    /// The requests to `path`, of `method` or of any method. A path with a query matches that
+    /// query only; one without matches every query (`/team` counts `/team?page=1&size=2`).
     public func requests(to path: String, method: HTTPMethod? = nil) -> [StubRequest] {
         requests.filter { $0.path == path || ($0.pathWithoutQuery == path && !path.contains("?")) }
             .filter { method == nil || $0.method == method }
@@ -376,7 +380,8 @@ public struct StubRequester: RequesterInterface, Sendable {
         self.api = api
     }
 
-    /// `true`: it answers within any limit, or its latency is cancelled with the task.
+    /// `false`: a route's latency can outlast a request's timeout, so the engine holds each
+    /// attempt to it, as it would a real server.
     public var enforcesRequestTimeout: Bool { false }
 
     /// The API's answer to `request`, after the route's latency.

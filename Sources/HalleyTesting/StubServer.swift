@@ -70,6 +70,9 @@ public final class StubServer: Sendable {
             var yes: Int32 = 1
             setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
             var address = sockaddr_in()
+            #if canImport(Darwin)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = 0
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
