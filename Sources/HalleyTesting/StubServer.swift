@@ -96,10 +96,15 @@ public final class StubServer: Sendable {
         }
 
         func stop() {
-            guard let open = connections.exchange(nil) else { return }
-            // Wakes the accept loop (which closes the listener) and every blocked read.
-            shutdown(listener, Int32(SHUT_RDWR))
-            for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+            // Under the lock: a connection's thread closes its descriptor under it too, so
+            // none is shut down after it was closed (and perhaps reused by someone else).
+            connections.withLock { open in
+                guard let connections = open else { return }
+                open = nil
+                // Wakes the accept loop (which closes the listener) and every blocked read.
+                shutdown(listener, Int32(SHUT_RDWR))
+                for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            }
         }
 
         private var stopped: Bool { connections.get() == nil }
@@ -135,14 +140,16 @@ public final class StubServer: Sendable {
         private func serve(_ connection: Int32) {
             var resets = false
             defer {
-                connections.withLock { _ = $0?.remove(connection) }
-                if resets {
-                    // A reset: close with a zero linger time, so the peer gets RST, not FIN.
-                    var option = linger(l_onoff: 1, l_linger: 0)
-                    setsockopt(
-                        connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout.size(ofValue: option)))
+                connections.withLock { open in
+                    _ = open?.remove(connection)
+                    if resets {
+                        // A reset: close with a zero linger time, so the peer gets RST, not FIN.
+                        var option = linger(l_onoff: 1, l_linger: 0)
+                        setsockopt(
+                            connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout.size(ofValue: option)))
+                    }
+                    close(connection)
                 }
-                close(connection)
             }
             var reader = RequestReader(connection: connection)
             while !stopped, let request = reader.next() {
