@@ -1,5 +1,6 @@
 import Foundation
 import HalleyTestSupport
+import HalleyTesting
 import Testing
 
 @testable import Halley
@@ -11,25 +12,24 @@ import Testing
     let base = Graph.base
 
     @Test func partialModeReportsASharedFailureAtEachPlaceWithItsOwnIncludePath() async throws {
-        let requester = InMemoryRequester(latency: .milliseconds(5))
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["items": [Graph.link("/x"), Graph.link("/ok")], "other": Graph.link("/x")]))
-        await requester.register(base + "/ok", json: ["ok": true])
-        await requester.register(
-            base + "/x",
-            InMemoryRequester.Route(
-                status: 500, headers: ["Content-Type": "application/problem+json"],
+        let api = StubAPI()
+        api.resource("/a", StubResource().links("items", ["/x", "/ok"]).link("other", "/x"))
+        api.resource("/ok", StubResource(["ok": true]))
+        api.resource("/x", StubResource())
+        api.fault(
+            "/x",
+            .status(
+                500, headers: ["Content-Type": "application/problem+json"],
                 body: Data(#"{"title": "Broken", "status": 500}"#.utf8)))
-        let result = try await ResourceManager(requester: requester)
+        for path in ["/a", "/ok", "/x"] { api.latency(path, .milliseconds(5)) }
+        let result = try await ResourceManager(requester: api.requester)
             .traverse(Graph.url("/a"), includes: ["[items]", "other"])
         #expect(result.failures.map { $0.includePath ?? "" }.sorted() == ["[items]", "other"])
         #expect(result.failures.map { $0.url } == [Graph.url("/x"), Graph.url("/x")])
         #expect(result.failures.allSatisfy { $0.httpError?.status == 500 })
         #expect(result.document["items"]?.arrayValue?.count == 1)
         #expect(result.document["other"] == nil)
-        #expect(await requester.count(for: base + "/x") == 1)
+        #expect(api.requests(to: "/x").count == 1)
     }
 
     /// `left.[items]` holds `/bad` and `/s`; `right.shared` needs `/s` too. `/bad` fails
