@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Halley", targets: ["Halley"]),
+        // A HAL API declared in Swift, served in memory or on a loopback socket, for testing
+        // code that uses Halley; no dependencies either.
+        .library(name: "HalleyTesting", targets: ["HalleyTesting"]),
         .executable(name: "halley", targets: ["halley"]),
     ],
     // Deliberately empty: Halley depends on Foundation and the toolchain only.
@@ -15,6 +18,7 @@ let package = Package(
         // libcurl opened at run time with our own declarations: no headers, no link-time
         // dependency, no set-up step (see Sources/CHalleyCurl/include/CHalleyCurl.h).
         .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "HalleyTesting", dependencies: ["Halley"]),
         .executableTarget(name: "halley", dependencies: ["Halley"]),
         // Not a test: `swift run -c release halley-bench` measures the engine.
         // CHalleyCurl for its baseline: libcurl driven directly, loaded as Halley loads it.
@@ -41,12 +45,12 @@ let package = Package(
         // machine on purpose.
         .testTarget(
             name: "HalleyTests",
-            dependencies: ["Halley", "HalleyTestSupport"]
+            dependencies: ["Halley", "HalleyTestSupport", "HalleyTesting"]
         ),
         .testTarget(
             name: "HalleyEndToEndTests",
             // The tool and the probe are dependencies so the tests can run the built binaries.
-            dependencies: ["Halley", "HalleyTestSupport", "halley", "halley-transport-probe"]
+            dependencies: ["Halley", "HalleyTestSupport", "HalleyTesting", "halley", "halley-transport-probe"]
         ),
         .testTarget(
             name: "HalleyTimingTests",
@@ -69,11 +73,11 @@ let package = Package(
         // own namespace for the models it declares.
         .testTarget(
             name: "ReadmeSnippetTests",
-            dependencies: ["Halley"]
+            dependencies: ["Halley", "HalleyTesting"]
         ),
         .testTarget(
             name: "ArticleSnippetTests",
-            dependencies: ["Halley"]
+            dependencies: ["Halley", "HalleyTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

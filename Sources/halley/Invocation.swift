@@ -54,49 +54,44 @@ enum Invocation {
 
     /// `--header`, and curl's `-H` for it.
     private static let header = OptionSpec(name: "--header", kind: .repeatable, aliases: ["-H"])
+    private static let variable = OptionSpec(name: "--var", kind: .repeatable)
+    private static let fixtures = OptionSpec(name: "--fixtures", kind: .single)
+    private static let allowOrigin = OptionSpec(name: "--allow-origin", kind: .repeatable)
+    /// What every command that sends requests takes after its own options.
+    private static let requestOptions = policyOptions + transportOptions + outputOptions
 
     /// Options of each command. `--help` is handled before scanning, so it is not listed.
     static let options: [String: [OptionSpec]] = [
         "get": [
             OptionSpec(name: "--include", kind: .repeatable),
-            OptionSpec(name: "--var", kind: .repeatable),
+            variable,
             header,
             OptionSpec(name: "--max-concurrency", kind: .single),
             OptionSpec(name: "--allow-partial", kind: .flag),
             OptionSpec(name: "--prefer-links", kind: .flag),
-            OptionSpec(name: "--allow-origin", kind: .repeatable),
+            allowOrigin,
             OptionSpec(name: "--compact", kind: .flag),
             OptionSpec(name: "--trace", kind: .flag),
-            OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions + outputOptions,
-        "links": [
-            OptionSpec(name: "--var", kind: .repeatable),
-            header,
-            OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions + outputOptions,
-        "expand": [
-            OptionSpec(name: "--var", kind: .repeatable)
-        ],
-        "forms": [
-            OptionSpec(name: "--var", kind: .repeatable),
-            header,
-            OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions + outputOptions,
+            fixtures,
+        ] + requestOptions,
+        "links": [variable, header, fixtures] + requestOptions,
+        "expand": [variable],
+        "forms": [variable, header, fixtures] + requestOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
-            OptionSpec(name: "--var", kind: .repeatable),
+            variable,
             header,
-            OptionSpec(name: "--allow-origin", kind: .repeatable),
-            OptionSpec(name: "--fixtures", kind: .single),
-        ] + policyOptions + transportOptions + outputOptions,
+            allowOrigin,
+            fixtures,
+        ] + requestOptions,
         "send": [
             OptionSpec(name: "--rel", kind: .single),
             OptionSpec(name: "--data", kind: .single),
-            OptionSpec(name: "--var", kind: .repeatable),
+            variable,
             header,
-            OptionSpec(name: "--allow-origin", kind: .repeatable),
-        ] + policyOptions + transportOptions + outputOptions,
+            allowOrigin,
+        ] + requestOptions,
     ]
 
     /// The request options of a command that sends requests.

@@ -33,7 +33,7 @@ final class TraversalReporter: Sendable {
     }
 
     /// The library's observer: quick, thread-safe, prints whole lines.
-    func observe(_ event: TraversalEvent) {
+    func observe(_ event: HalleyEvent) {
         switch event {
         case .requestFinished(let record):
             state.withLock { $0.records.append(record) }

@@ -49,7 +49,7 @@ import Testing
 
 @MainActor func testingEvents(manager: ResourceManager) async throws -> [RequestRecord] {
     // snippet TestingWithInMemoryAndFileRequesters.md "Events"
-    let (events, continuation) = AsyncStream.makeStream(of: TraversalEvent.self)
+    let (events, continuation) = AsyncStream.makeStream(of: HalleyEvent.self)
     var options = CallOptions()
     options.observer = { event in continuation.yield(event) }
     _ = try await manager.resource(from: URL(string: "https://api.example.com/status")!, options: options)

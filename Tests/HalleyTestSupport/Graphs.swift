@@ -72,7 +72,7 @@ public enum Graph {
 
 /// Collects observer events for assertions.
 public final class EventLog: Sendable {
-    private let events = Locked<[TraversalEvent]>([])
+    private let events = Locked<[HalleyEvent]>([])
 
     /// An empty log.
     public init() {}
@@ -81,9 +81,31 @@ public final class EventLog: Sendable {
         { [events] event in events.withLock { $0.append(event) } }
     }
 
-    public var all: [TraversalEvent] { events.get() }
+    public var all: [HalleyEvent] { events.get() }
+
+    /// Call options whose observer records into this log.
+    public var options: CallOptions {
+        var options = CallOptions()
+        options.observer = observer
+        return options
+    }
 
     public var finished: [RequestRecord] {
         all.compactMap { if case .requestFinished(let record) = $0 { return record } else { return nil } }
+    }
+}
+
+extension InMemoryRequester {
+    /// Answers `Graph.base + path` with `Graph.resource(path, ...)`: the URL and the `self`
+    /// link of a graph's document written once.
+    public func serve(_ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:]) {
+        register(Graph.base + path, json: Graph.resource(path, links: links, embedded: embedded, state))
+    }
+}
+
+extension GatedRequester {
+    /// Answers `Graph.base + path` with `Graph.resource(path, ...)`, once released.
+    public func serve(_ path: String, links: JSONObject = [:], embedded: JSONObject? = nil, _ state: JSONObject = [:]) {
+        register(Graph.base + path, json: Graph.resource(path, links: links, embedded: embedded, state))
     }
 }

@@ -175,52 +175,33 @@ public enum TLSLab {
             for (path, text) in documents {
                 try Data(text.utf8).write(to: www.appendingPathComponent(path))
             }
-            let dir = root.path
             let site = """
                     root \(www.path);
                     location / { try_files $uri $uri.json =404; }
                 """
-            let config = """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                pid \(dir)/nginx.pid;
-                error_log \(dir)/error.log warn;
-                events { worker_connections 256; }
-                http {
-                    log_format halley '$request_method $scheme://$host:$server_port$request_uri auth=[$http_authorization] proxyauth=[$http_proxy_authorization] via=[$http_via] proto=$server_protocol';
-                    access_log \(dir)/access.log halley;
-                    client_body_temp_path \(dir)/body;
-                    proxy_temp_path \(dir)/proxy;
-                    fastcgi_temp_path \(dir)/fastcgi;
-                    uwsgi_temp_path \(dir)/uwsgi;
-                    scgi_temp_path \(dir)/scgi;
-                    types { application/hal+json json; }
-                    default_type application/hal+json;
-                    ssl_certificate \(certificates.path("server.pem"));
-                    ssl_certificate_key \(certificates.path("server.key"));
-                    server {
-                        listen 127.0.0.1:@PORT0@ ssl http2;
+            let servers = """
+                types { application/hal+json json; }
+                server {
+                    listen 127.0.0.1:@PORT0@ ssl http2;
                 \(site)
-                    }
-                    server {
-                        listen 127.0.0.1:@PORT1@ ssl http2;
-                        ssl_client_certificate \(certificates.path("ca.pem"));
-                        ssl_verify_client on;
+                }
+                server {
+                    listen 127.0.0.1:@PORT1@ ssl http2;
+                    ssl_client_certificate \(certificates.path("ca.pem"));
+                    ssl_verify_client on;
                 \(site)
-                    }
-                    server {
-                        listen 127.0.0.1:@PORT2@;
+                }
+                server {
+                    listen 127.0.0.1:@PORT2@;
                 \(site)
-                    }
                 }
 
                 """
-            let template = root.appendingPathComponent("nginx.conf.in")
-            try Data(config.utf8).write(to: template)
-            let ports = try await supervise(
-                [nginx, "-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"], in: root, ports: 3,
-                template: template, output: root.appendingPathComponent("nginx.conf"))
+            let ports = try await startNginx(
+                nginx, in: root, certificates: certificates, ports: 3,
+                logFormat:
+                    #"$request_method $scheme://$host:$server_port$request_uri auth=[$http_authorization] proxyauth=[$http_proxy_authorization] via=[$http_via] proto=$server_protocol"#,
+                servers: servers)
             return Nginx(
                 tlsPort: ports[0], mutualTLSPort: ports[1], plainPort: ports[2],
                 accessLog: root.appendingPathComponent("access.log"))
@@ -301,6 +282,43 @@ public enum TLSLab {
         throw TLSLabError(
             description: "\(name) is not installed (looked in PATH and the sbin directories); the TLS and proxy "
                 + "tests need it: apt-get install \(package) (.ci/test installs it when missing)")
+    }
+
+    /// Starts `nginx` in `root` with `servers` (its `server` blocks, ports written `@PORT0@`,
+    /// `@PORT1@` …) inside the settings every lab nginx shares: in the foreground with one
+    /// worker, logs and temporary files in `root`, an access log in `logFormat`, HAL as the
+    /// default type and the lab's server certificate. Returns the `ports` ports it listens on.
+    public static func startNginx(
+        _ nginx: String, in root: URL, certificates: Certificates, ports: Int, logFormat: String, servers: String
+    ) async throws -> [Int] {
+        let dir = root.path
+        let config = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(dir)/nginx.pid;
+            error_log \(dir)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                log_format lab '\(logFormat)';
+                access_log \(dir)/access.log lab;
+                client_body_temp_path \(dir)/body;
+                proxy_temp_path \(dir)/proxy;
+                fastcgi_temp_path \(dir)/fastcgi;
+                uwsgi_temp_path \(dir)/uwsgi;
+                scgi_temp_path \(dir)/scgi;
+                default_type application/hal+json;
+                ssl_certificate \(certificates.path("server.pem"));
+                ssl_certificate_key \(certificates.path("server.key"));
+            \(servers)
+            }
+
+            """
+        let template = root.appendingPathComponent("nginx.conf.in")
+        try Data(config.utf8).write(to: template)
+        return try await supervise(
+            [nginx, "-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"], in: root, ports: ports,
+            template: template, output: root.appendingPathComponent("nginx.conf"))
     }
 
     /// Starts nginx or tinyproxy under the script's supervision; returns the free ports it

@@ -296,15 +296,24 @@ def accept_loop(sock, ctx, handler=None):
 RECORD_LOCK = threading.Lock()
 
 
+def read_head(connection):
+    """Reads until the end of a request's head; returns what was read (the head and any body
+    bytes after it), or None when the peer closes first."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = connection.recv(4096)
+        if not chunk:
+            return None
+        received += chunk
+    return received
+
+
 def record(connection, log):
     connection.settimeout(10)
     try:
-        head = b""
-        while b"\r\n\r\n" not in head:
-            chunk = connection.recv(4096)
-            if not chunk:
-                return
-            head += chunk
+        head = read_head(connection)
+        if head is None:
+            return
         head, _, rest = head.partition(b"\r\n\r\n")
         with RECORD_LOCK, open(log, "ab") as handle:
             handle.write(head + b"\r\n\r\n")
@@ -374,12 +383,8 @@ def serve_one(connection, ctx):
             finally:
                 tls.close()
             return
-        request = b""
-        while b"\r\n\r\n" not in request:
-            chunk = tls.recv(4096)
-            if not chunk:
-                return
-            request += chunk
+        if read_head(tls) is None:
+            return
         tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/hal+json\r\nContent-Length: %d\r\n"
                     b"Connection: close\r\n\r\n%s" % (len(BODY), BODY))
         tls.close()

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 /// Every Swift block of README.md and of the DocC catalog is compiled, by this target, by
-/// ArticleSnippetTests, or (for blocks that need AsyncHTTPClient or swift-log) by the tests of
-/// `Examples/ServerSide`: each must have a marked copy there, equal line for line (see
-/// ``Snippets``), and every marked copy must still be in its document. Edit a block and its
-/// copy together.
+/// ArticleSnippetTests, or (for blocks that need AsyncHTTPClient or swift-log, or Combine) by
+/// the tests of `Examples/ServerSide` or `Examples/Combine`: each must have a marked copy
+/// there, equal line for line (see ``Snippets``), and every marked copy must still be in its
+/// document. Edit a block and its copy together.
 @Suite struct SnippetSyncTests {
     /// The catalog's documents whose blocks are not compiled here, and why.
     static let uncompiledDocuments: [String: String] = [
@@ -37,7 +37,7 @@ import Testing
                 Issue.record(
                     """
                     \(document.name): Swift block \(index + 1) has no compiled copy in Tests/ReadmeSnippetTests, \
-                    Tests/ArticleSnippetTests or Examples/ServerSide/Tests. \
+                    Tests/ArticleSnippetTests, Examples/ServerSide/Tests or Examples/Combine/Tests. \
                     \(Self.closest(to: block, among: copies))
                     """)
             }

@@ -146,15 +146,8 @@ private struct JSONParser {
     }
 
     private mutating func parseObject() throws(Failure) -> JSONObject {
-        try enter()
-        position += 1
         var object = JSONObject()
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return object
-        }
+        if try open(closer: UInt8(ascii: "}")) { return object }
         // Whitespace is already skipped here: after the brace above, and after each comma below.
         while true {
             guard position < bytes.count else {
@@ -187,6 +180,20 @@ private struct JSONParser {
         }
     }
 
+    /// Opens the array or object whose `[` or `{` is at `position`: one level deeper, past the
+    /// opener and any whitespace. Returns whether it ends at once with `closer` (`[]`, `{ }`),
+    /// which is then consumed.
+    @inline(__always)
+    private mutating func open(closer: UInt8) throws(Failure) -> Bool {
+        try enter()
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == closer else { return false }
+        position += 1
+        depth -= 1
+        return true
+    }
+
     /// After a member of an array or object: a `,` (then the closer is accepted too, as
     /// Foundation accepts a trailing comma; only after a comma, so `[,]` stays an error) or the
     /// closer. Returns whether the container ended.
@@ -214,15 +221,8 @@ private struct JSONParser {
     }
 
     private mutating func parseArray() throws(Failure) -> [JSONValue] {
-        try enter()
-        position += 1
         var array: [JSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return array
-        }
+        if try open(closer: UInt8(ascii: "]")) { return array }
         // Whitespace is already skipped here: after the bracket above, and after each comma below.
         while true {
             do throws(Failure) {

@@ -17,8 +17,8 @@ import Foundation
 /// When a request to a trusted origin answers `401`, the refresh runs (concurrent `401`s
 /// share one run, and a `401` for credentials that an earlier refresh already replaced only
 /// retries), then the request is sent once more with fresh headers. A second `401` is the
-/// call's HTTP error. Observers see ``TraversalEvent/credentialsRefreshStarted(url:)`` and
-/// ``TraversalEvent/credentialsRefreshFinished(url:error:)``.
+/// call's HTTP error. Observers see ``HalleyEvent/credentialsRefreshStarted(url:)`` and
+/// ``HalleyEvent/credentialsRefreshFinished(url:error:)``.
 final class CredentialRefresher: Sendable {
     let action: @Sendable () async throws -> Void
 

@@ -18,20 +18,33 @@ struct CredentialScope: Sendable, Hashable {
     static let unanchored = CredentialScope(headerNames: [], trustedOrigins: [])
 
     /// Lowercased names of the headers that carry credentials, the defaults included.
-    let headerNames: Set<String>
+    var headerNames: Set<String> { storage.headerNames }
     /// The origins that may receive them; empty until ``anchored(at:)`` names the request's own.
-    let trustedOrigins: Set<Origin>
-    /// The trusted origins as URL text (`https://api.example.com`), for the common case of a
-    /// URL written the way its origin prints: the pipeline asks for every request it builds.
-    private let trustedPrefixes: [[UInt8]]
+    var trustedOrigins: Set<Origin> { storage.trustedOrigins }
+
+    /// One reference: every request of a call carries the call's scope, and a request is
+    /// copied several times on its way, so a copy costs one retain rather than three.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let headerNames: Set<String>
+        let trustedOrigins: Set<Origin>
+        /// The trusted origins as URL text (`https://api.example.com`), for the common case of
+        /// a URL written the way its origin prints: the pipeline asks for every request it builds.
+        let trustedPrefixes: [[UInt8]]
+
+        init(headerNames: Set<String>, trustedOrigins: Set<Origin>) {
+            self.headerNames = headerNames
+            self.trustedOrigins = trustedOrigins
+            trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
+        }
+    }
 
     /// A scope of `headerNames` (any case; the defaults are added) trusting `trustedOrigins`.
     init(headerNames: some Sequence<String>, trustedOrigins: Set<Origin>) {
         var names = Self.defaultHeaderNames
         for name in headerNames { names.insert(name.lowercased()) }
-        self.headerNames = names
-        self.trustedOrigins = trustedOrigins
-        trustedPrefixes = trustedOrigins.compactMap { $0.urlPrefix.map { Array($0.utf8) } }
+        storage = Storage(headerNames: names, trustedOrigins: trustedOrigins)
     }
 
     /// This scope with `names` (any case) among its credentials.
@@ -58,7 +71,7 @@ struct CredentialScope: Sendable, Hashable {
         // origin; anything else (other case, explicit default port, user info) is parsed.
         var text = url.absoluteString
         let plainlyTrusted = text.withUTF8 { text in
-            trustedPrefixes.contains { prefix in
+            storage.trustedPrefixes.contains { prefix in
                 guard URLResolution.hasPrefix(text, prefix) else { return false }
                 guard prefix.count < text.count else { return true }
                 let next = text[prefix.count]
@@ -75,7 +88,8 @@ struct CredentialScope: Sendable, Hashable {
 
     // The prefixes follow from the origins: equality and hashing leave them out.
     static func == (lhs: CredentialScope, rhs: CredentialScope) -> Bool {
-        lhs.headerNames == rhs.headerNames && lhs.trustedOrigins == rhs.trustedOrigins
+        lhs.storage === rhs.storage
+            || (lhs.headerNames == rhs.headerNames && lhs.trustedOrigins == rhs.trustedOrigins)
     }
 
     func hash(into hasher: inout Hasher) {

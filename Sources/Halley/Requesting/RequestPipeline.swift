@@ -98,7 +98,7 @@ final class RequestPipeline: Sendable {
     private let headers: HTTPHeaders
     private var timeout: Duration? { policy.requestTimeout }
 
-    func emit(_ event: TraversalEvent) {
+    func emit(_ event: HalleyEvent) {
         policy.observer?(event)
     }
 

@@ -6,10 +6,11 @@ import Foundation
 /// non-2xx statuses into errors, parsing, retries and credentials are the engine's job, so
 /// every requester behaves the same.
 ///
-/// Implement **one** of the two requirements:
+/// Implement **one** of the two request requirements:
 ///
 /// - ``response(for:)``, `async`, with the whole request and response (method, headers,
-///   status, final URL). Make the type `Sendable`: the engine calls it from many tasks at once.
+///   status, final URL): for new code, and the only one the engine calls. Make the type
+///   `Sendable`, and requests run concurrently.
 ///
 ///   ```swift
 ///   struct LoggingRequester: RequesterInterface, Sendable {
@@ -23,15 +24,17 @@ import Foundation
 ///
 /// - ``requestResource(at:completion:)``, the original Halley's completion-handler shape, so
 ///   an existing requester (an Alamofire class, say) plugs in unchanged:
-///   `ResourceManager(requester: AlamofireRequester())`. Such a requester may be a plain,
-///   non-`Sendable` class: the manager then calls it from one serial executor, never from two
-///   threads at once, and cancelling the calling task calls the container's `cancelRequest()`.
-///   It sees only `GET` URLs and reports only a body, so its responses count as `200` from the
-///   URL asked for.
+///   `ResourceManager(requester: AlamofireRequester())`. ``response(for:)``'s default is the
+///   adapter that calls it. Such a requester may be a plain, non-`Sendable` class: the
+///   manager never calls it from two threads at once, and requests still overlap because the
+///   call returns at once; cancelling the calling task calls the container's
+///   `cancelRequest()`. It sees only `GET` URLs and reports only a body, so its responses
+///   count as `200` from the URL asked for.
 ///
-/// Each requirement has a default written in terms of the other; a type implementing neither
-/// does not compile unless it is `Sendable`, and then each default would call the other
-/// forever, so always implement one.
+/// The defaults go one way only: ``response(for:)``'s calls ``requestResource(at:completion:)``,
+/// whose own default calls nothing and completes with ``UnimplementedRequesterError``. So a
+/// type that implements neither (Swift accepts it, since both have defaults) fails its first
+/// request with that error, and an `async` requester does not answer the completion call.
 public protocol RequesterInterface {
     /// Sends one request and returns the response, whatever its status.
     ///
@@ -82,56 +85,6 @@ extension RequesterInterface {
 
     /// `false`: the engine holds each attempt to ``ResourceRequest/timeout`` itself.
     public var enforcesRequestTimeout: Bool { false }
-
-    /// For completion-handler requesters: fetches the request's URL through
-    /// ``requestResource(at:completion:)`` and answers `200` with the body. Cancelling the
-    /// calling task calls the container's `cancelRequest()`.
-    public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        let container = LockedValue<(any RequestContainerInterface)?>(nil)
-        let cancelled = LockedValue(false)
-        let body: Data = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-                let once = LockedValue(false)
-                let started = requestResource(at: request.url) { result in
-                    // Resume once even if a buggy requester calls back twice.
-                    guard once.exchange(true) == false else { return }
-                    continuation.resume(with: result)
-                }
-                container.set(started)
-                if cancelled.get() { started.cancelRequest() }
-            }
-        } onCancel: {
-            cancelled.set(true)
-            container.get()?.cancelRequest()
-        }
-        return ResourceResponse(
-            status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
-    }
-}
-
-extension RequesterInterface where Self: Sendable {
-    /// For `async` requesters: the completion-handler call, running ``response(for:)`` in a
-    /// task; a non-2xx status completes with an ``HTTPError``.
-    ///
-    /// When a manager calls it (an `async` requester that reached the manager as a plain
-    /// `any RequesterInterface`), the whole request and response travel beside the
-    /// completion, so nothing of either is lost.
-    public func requestResource(
-        at url: URL, completion: @escaping @Sendable (Result<Data, any Error>) -> Void
-    ) -> any RequestContainerInterface {
-        let exchange = Exchange.current
-        let task = Task {
-            do {
-                let response = try await response(for: exchange?.request ?? ResourceRequest(url: url))
-                exchange?.response.set(response)
-                let success = response.isSuccess || exchange != nil
-                completion(success ? .success(response.body) : .failure(HTTPError(response: response)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-        return TaskContainer(task: task)
-    }
 }
 
 /// A request in flight that a completion-handler requester can cancel; the original Halley's
@@ -142,83 +95,59 @@ public protocol RequestContainerInterface: Sendable {
     func cancelRequest()
 }
 
-/// The request a manager sends through ``RequesterInterface/requestResource(at:completion:)``
-/// and the response that comes back, carried beside the completion for `async` requesters.
-final class Exchange: Sendable {
-    @TaskLocal static var current: Exchange?
-
-    let request: ResourceRequest
-    let response = LockedValue<ResourceResponse?>(nil)
-
-    init(request: ResourceRequest) {
-        self.request = request
-    }
-}
-
-/// The container of a completion call made on an `async` requester: cancelling cancels the task.
-private struct TaskContainer: RequestContainerInterface {
-    let task: Task<Void, Never>
-    func cancelRequest() { task.cancel() }
-}
-
-/// A non-`Sendable` requester made safe to share: every call reaches it from this actor, one
-/// at a time, so the engine's concurrent tasks never touch it at once.
+/// A requester was asked for something it does not implement: the engine's first request
+/// to a type that implements neither ``RequesterInterface/response(for:)`` nor
+/// ``RequesterInterface/requestResource(at:completion:)`` (Swift accepts the conformance,
+/// since each has a default), or a completion call to an `async` requester.
 ///
-/// Only the completion-handler requirement is used: it returns at once, so the actor is never
-/// held while a request is in flight, and requests still run concurrently.
-actor SerialRequester<Base: RequesterInterface>: RequesterInterface {
-    private let base: Base
-    nonisolated let supportedSchemes: Set<String>
+/// ```swift
+/// struct Forgotten: RequesterInterface, Sendable {}
+/// // ResourceManager(requester: Forgotten()).document(at: url) throws a HalleyError whose
+/// // underlying error is UnimplementedRequesterError(requester: "Forgotten")
+/// ```
+public struct UnimplementedRequesterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The requester's type name.
+    public let requester: String
+    /// Whether only the completion call is missing: the requester may implement
+    /// ``RequesterInterface/response(for:)``, which nothing has called.
+    let completionOnly: Bool
+    /// The requester's type, to tell its own missing call from one it passed on.
+    let type: ObjectIdentifier?
 
-    init(_ base: sending Base) {
-        supportedSchemes = base.supportedSchemes
-        self.base = base
+    /// Creates the error for a requester type's name that implements neither requirement.
+    public init(requester: String) {
+        self.init(requester: requester, completionOnly: false, type: nil)
     }
 
-    func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        let cancelled = LockedValue(false)
-        let container = LockedValue<(any RequestContainerInterface)?>(nil)
-        let exchange = Exchange(request: request)
-        let body: Data = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
-                let once = LockedValue(false)
-                let started = Exchange.$current.withValue(exchange) {
-                    base.requestResource(at: request.url) { result in
-                        guard once.exchange(true) == false else { return }
-                        continuation.resume(with: result)
-                    }
-                }
-                container.set(started)
-                if cancelled.get() { started.cancelRequest() }
-            }
-        } onCancel: {
-            cancelled.set(true)
-            container.get()?.cancelRequest()
-        }
-        // An `async` requester answered in full; a completion-handler one only with a body.
-        return exchange.response.get()
-            ?? ResourceResponse(
-                status: 200, headers: ["Content-Type": "application/hal+json"], url: request.url, body: body)
+    init(requester: String, completionOnly: Bool, type: ObjectIdentifier?) {
+        self.requester = requester
+        self.completionOnly = completionOnly
+        self.type = type
+    }
+
+    /// The error of a requester type whose completion call nothing answers.
+    static func completionCall(of requester: Any.Type) -> UnimplementedRequesterError {
+        UnimplementedRequesterError(
+            requester: String(reflecting: requester), completionOnly: true, type: ObjectIdentifier(requester))
+    }
+
+    /// Whether this is the requester type's own completion call going unanswered (not one of
+    /// a requester it called).
+    func isCompletionCall(of requester: Any.Type) -> Bool {
+        completionOnly && type == ObjectIdentifier(requester)
+    }
+
+    /// One sentence naming the type and what it must implement.
+    public var description: String {
+        completionOnly
+            ? "\(requester) does not implement requestResource(at:completion:), the original Halley's completion call:"
+                + " call its response(for:) instead"
+            : "\(requester) implements neither response(for:) nor requestResource(at:completion:) of RequesterInterface:"
+                + " implement one of them"
     }
 }
 
-/// The former name of a completion-handler requester: any ``RequesterInterface`` now accepts
-/// ``RequesterInterface/requestResource(at:completion:)``.
-@available(*, deprecated, message: "conform to RequesterInterface and pass the requester to ResourceManager directly")
-public typealias CompletionRequesterInterface = RequesterInterface & Sendable
-
-/// Formerly needed to use a completion-handler requester; a ``ResourceManager`` now takes one
-/// directly. Forwards to the base.
-@available(*, deprecated, message: "pass the requester to ResourceManager(requester:) directly")
-public struct CompletionRequesterAdapter<Base: RequesterInterface & Sendable>: RequesterInterface, Sendable {
-    /// The wrapped requester.
-    public let base: Base
-
-    /// Wraps a requester.
-    public init(_ base: Base) { self.base = base }
-
-    /// The base's answer.
-    public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        try await base.response(for: request)
-    }
+extension UnimplementedRequesterError: LocalizedError {
+    /// The ``description``: the type and what it must implement.
+    public var errorDescription: String? { description }
 }

@@ -237,6 +237,19 @@ extension TransportError {
         }
     }
 
+    /// Runs a requester's exchange and throws its TLS, proxy and redirect refusals as
+    /// ``TransportError``s, the vocabulary every requester answers in; any other error passes
+    /// as it is.
+    static func classifyingRefusals(
+        at url: URL, _ exchange: () async throws -> ResourceResponse
+    ) async throws -> ResourceResponse {
+        do {
+            return try await exchange()
+        } catch let error where error is TLSError || error is ProxyError || error is RedirectError {
+            throw TransportError(classifying: error, url: url) ?? error
+        }
+    }
+
     /// The code of a `URLError`; `nil` for cancellation and for errors that are not the
     /// transport's (a malformed or unsupported URL).
     static func code(of error: URLError) -> Code? {

@@ -188,15 +188,7 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///   ``UnsupportedSettingsError`` and ``TLSConfigurationError`` (see the type's notes),
     ///   `CancellationError` when cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        do {
-            return try await exchange(request)
-        } catch let error as ProxyError {
-            throw TransportError(classifying: error, url: request.url) ?? error
-        } catch let error as RedirectError {
-            throw TransportError(classifying: error, url: request.url) ?? error
-        } catch let error as TLSError {
-            throw TransportError(classifying: error, url: request.url) ?? error
-        }
+        try await TransportError.classifyingRefusals(at: request.url) { try await exchange(request) }
     }
 
     /// The exchange; ``response(for:)`` puts proxy, redirect and TLS refusals into the shared

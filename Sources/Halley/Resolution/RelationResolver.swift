@@ -10,7 +10,7 @@ struct RelationResolver: Sendable {
     /// The call's variables: provider, manager and call layers already overlaid.
     let variables: [String: TemplateValue]
     /// Receives the deprecation events.
-    let emit: @Sendable (TraversalEvent) -> Void
+    let emit: @Sendable (HalleyEvent) -> Void
     /// The relation holding a collection's items (``CallOptions/collectionItemKey``).
     let itemKey: LinkRelation
 
@@ -149,7 +149,7 @@ struct RelationResolver: Sendable {
 
     /// The absolute URL `link` points at: its template expanded with `local` variables over
     /// the call's, resolved against the resource's base, `queryItems` appended. Following a
-    /// deprecated link emits ``TraversalEvent/deprecatedLinkFollowed(includePath:url:deprecation:)``.
+    /// deprecated link emits ``HalleyEvent/deprecatedLinkFollowed(includePath:url:deprecation:)``.
     func url(
         of link: Link, in resource: HALResource, variables local: [String: TemplateValue] = [:],
         queryItems: [URLQueryItem] = [], includePath: String?
@@ -186,7 +186,7 @@ struct RelationResolver: Sendable {
         let base: URL?
         let variables: [String: TemplateValue]
         let queryItems: [URLQueryItem]
-        let emit: @Sendable (TraversalEvent) -> Void
+        let emit: @Sendable (HalleyEvent) -> Void
 
         /// The absolute URL `link` points at (see ``RelationResolver/url(of:in:variables:queryItems:includePath:)``).
         func url(of link: Link, includePath: String?) throws(HalleyError) -> URL {

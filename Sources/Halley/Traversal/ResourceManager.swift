@@ -127,14 +127,18 @@ public struct ResourceManager: Sendable {
     /// let resourceManager = ResourceManager(requester: AlamofireRequester())
     /// ```
     ///
-    /// The manager takes the requester over (`sending`) and calls it from one serial
-    /// executor, so its own state is never touched from two threads at once; requests still
-    /// run concurrently because ``RequesterInterface/requestResource(at:completion:)`` returns
-    /// at once.
+    /// The manager takes the requester over (`sending`) and never lets two threads into it at
+    /// once. A completion-handler requester is entered only for
+    /// ``RequesterInterface/requestResource(at:completion:)``, which returns at once, so its
+    /// requests still run concurrently; one that implements ``RequesterInterface/response(for:)``
+    /// instead gets the whole request and answers in full, one request at a time. To have an
+    /// `async` requester's requests overlap, pass it with `Sendable` in its type
+    /// (`any RequesterInterface & Sendable`, not `any RequesterInterface`); actors and Halley's
+    /// own requesters are recognised either way.
     public init<Requester: RequesterInterface>(
         requester: sending Requester, configuration: Configuration = Configuration()
     ) {
-        self.requester = SerialRequester(requester)
+        self.requester = sharedRequester(requester)
         self.configuration = configuration
     }
 

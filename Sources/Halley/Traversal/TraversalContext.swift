@@ -38,7 +38,7 @@ final class TraversalContext: Sendable {
         failures.withLock { $0.append(failure) }
     }
 
-    func emit(_ event: TraversalEvent) {
+    func emit(_ event: HalleyEvent) {
         pipeline.emit(event)
     }
 
@@ -55,18 +55,7 @@ final class TraversalContext: Sendable {
     /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
-        while true {
-            do {
-                if let document = try await table.join(key, url: url, includePath: includePath) {
-                    return document
-                }
-                break
-            } catch is FetchTable.OwnerCancelled {
-                try Task.checkCancellation()
-            } catch let error as HalleyError where error.includePath != includePath {
-                throw error.at(includePath: includePath)
-            }
-        }
+        if let document = try await Self.join(table, key: key, url: url, includePath: includePath) { return document }
         let result: Result<HALResource, any Error>
         do {
             if let shared {
@@ -81,23 +70,29 @@ final class TraversalContext: Sendable {
         return try result.get()
     }
 
-    /// The document at `url` from the table shared with sibling calls: a sibling's answer
-    /// (or the request it has in flight), else requested here and handed to the siblings.
-    private func sharedDocument(at url: URL, key: String, in shared: FetchTable, includePath: String?)
-        async throws -> HALResource
+    /// The document `table` holds or is fetching for `key`, or `nil` when this caller now owns
+    /// the fetch. An owner cancelled mid-fetch hands the fetch on (unless this task is
+    /// cancelled too); a failure reaches this caller at its own include path.
+    private static func join(_ table: FetchTable, key: String, url: URL, includePath: String?)
+        async throws -> HALResource?
     {
         while true {
             do {
-                if let document = try await shared.join(key, url: url, includePath: includePath) {
-                    return document
-                }
-                break
+                return try await table.join(key, url: url, includePath: includePath)
             } catch is FetchTable.OwnerCancelled {
                 try Task.checkCancellation()
             } catch let error as HalleyError where error.includePath != includePath {
                 throw error.at(includePath: includePath)
             }
         }
+    }
+
+    /// The document at `url` from the table shared with sibling calls: a sibling's answer
+    /// (or the request it has in flight), else requested here and handed to the siblings.
+    private func sharedDocument(at url: URL, key: String, in shared: FetchTable, includePath: String?)
+        async throws -> HALResource
+    {
+        if let document = try await Self.join(shared, key: key, url: url, includePath: includePath) { return document }
         let result: Result<HALResource, any Error>
         do {
             result = .success(try await pipeline.document(at: url, includePath: includePath))

@@ -75,7 +75,7 @@ struct URITemplateExpander {
                 if spec.modifier == .explode {
                     appendExplodedPairs(pairs, op: op, into: &output)
                 } else {
-                    appendPairs(pairs, spec: spec, op: op, into: &output)
+                    appendList(pairs.lazy.flatMap { [$0.key, $0.value] }, spec: spec, op: op, into: &output)
                 }
             case .undefined:
                 break
@@ -91,13 +91,7 @@ struct URITemplateExpander {
     ) {
         if op.isNamed {
             output.append(program.bytes, range: spec.nameBytes)
-            if string.isEmpty {
-                if let ifEmpty = op.ifEmpty {
-                    output.append(ifEmpty)
-                }
-                return
-            }
-            output.append(UInt8(ascii: "="))
+            guard Self.appendAssignment(valueIsEmpty: string.isEmpty, op: op, into: &output) else { return }
         }
         if case .prefix(let length) = spec.modifier {
             PercentEncoding.appendValue(
@@ -111,9 +105,10 @@ struct URITemplateExpander {
     }
 
     /// Non-exploded list: `name=a,b,c` or `a,b,c`; the comma is fixed by
-    /// RFC 6570 section 3.2.1 whatever the operator's separator.
+    /// RFC 6570 section 3.2.1 whatever the operator's separator. An associative array is
+    /// the list of its keys and values in turn: `name=k1,v1,k2,v2`.
     private func appendList(
-        _ items: [String],
+        _ items: some Sequence<String>,
         spec: URITemplateVarSpec,
         op: URITemplateOperator,
         into output: inout URITemplateOutput
@@ -144,36 +139,9 @@ struct URITemplateExpander {
             }
             if op.isNamed {
                 output.append(program.bytes, range: spec.nameBytes)
-                if item.isEmpty {
-                    if let ifEmpty = op.ifEmpty {
-                        output.append(ifEmpty)
-                    }
-                    continue
-                }
-                output.append(UInt8(ascii: "="))
+                guard Self.appendAssignment(valueIsEmpty: item.isEmpty, op: op, into: &output) else { continue }
             }
             PercentEncoding.appendValue(item.utf8, allowReserved: op.allowsReserved, to: &output)
-        }
-    }
-
-    /// Non-exploded associative array: `name=k1,v1,k2,v2` or `k1,v1,k2,v2`.
-    private func appendPairs(
-        _ pairs: [TemplateValue.KeyValue],
-        spec: URITemplateVarSpec,
-        op: URITemplateOperator,
-        into output: inout URITemplateOutput
-    ) {
-        if op.isNamed {
-            output.append(program.bytes, range: spec.nameBytes)
-            output.append(UInt8(ascii: "="))
-        }
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 {
-                output.append(UInt8(ascii: ","))
-            }
-            PercentEncoding.appendValue(pair.key.utf8, allowReserved: op.allowsReserved, to: &output)
-            output.append(UInt8(ascii: ","))
-            PercentEncoding.appendValue(pair.value.utf8, allowReserved: op.allowsReserved, to: &output)
         }
     }
 
@@ -194,15 +162,26 @@ struct URITemplateExpander {
                 output.append(op.separator)
             }
             PercentEncoding.appendValue(pair.key.utf8, allowReserved: op.allowsReserved, to: &output)
-            if op.isNamed && pair.value.isEmpty {
-                if let ifEmpty = op.ifEmpty {
-                    output.append(ifEmpty)
-                }
-                continue
-            }
-            output.append(UInt8(ascii: "="))
+            guard Self.appendAssignment(valueIsEmpty: pair.value.isEmpty, op: op, into: &output) else { continue }
             PercentEncoding.appendValue(pair.value.utf8, allowReserved: op.allowsReserved, to: &output)
         }
+    }
+
+    /// What follows a variable's name or an exploded pair's key: `=`, or for a named
+    /// operator's empty value only the operator's `ifemp` (`;x`, `?x=`; RFC 6570 section 3.2.1).
+    ///
+    /// - Returns: Whether the value is still to be written.
+    private static func appendAssignment(
+        valueIsEmpty: Bool, op: URITemplateOperator, into output: inout URITemplateOutput
+    ) -> Bool {
+        if op.isNamed && valueIsEmpty {
+            if let ifEmpty = op.ifEmpty {
+                output.append(ifEmpty)
+            }
+            return false
+        }
+        output.append(UInt8(ascii: "="))
+        return true
     }
 
     /// The first `length` characters of `string` as UTF-8.

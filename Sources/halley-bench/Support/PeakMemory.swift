@@ -103,13 +103,7 @@ enum PeakMemory {
 
     /// `ru_maxrss`, which Linux reports in KiB and Darwin in bytes.
     private static func rusagePeak() -> Int? {
-        var usage = rusage()
-        #if canImport(Glibc)
-            let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-            let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return nil }
+        guard let usage = ownUsage() else { return nil }
         #if canImport(Darwin)
             return Int(usage.ru_maxrss)
         #else

@@ -181,9 +181,9 @@ import Testing
         let server = try await TestServer.shared()
         let other = try await TestServer.secondary()
         let secret = "s-" + UUID().uuidString
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["Authorization": "Bearer \(secret)", "X-Trace": "kept"]
-        let manager = ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        let manager = ResourceManager.over(URLSessionRequester()) {
+            $0.headers = ["Authorization": "Bearer \(secret)", "X-Trace": "kept"]
+        }
 
         let sameOrigin = try await manager.document(at: server.url("/form-to?url=%2Fecho%2Fhere"))
         let here = try await manager.submit(sameOrigin.forms.default!, of: sameOrigin, values: ["note": "hi"])

@@ -11,20 +11,7 @@ import Testing
 /// `HostileTransportTests` holds each HTTP requester to the transport cases on its own.
 @Suite(.serialized) struct HostileServerTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: DefaultRequester.make(), configuration: configuration)
-    }
-
-    private func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await call()
-            return (nil, clock.now - start)
-        } catch {
-            return (error as? HalleyError, clock.now - start)
-        }
+        .over(DefaultRequester.make(), configure: configure)
     }
 
     @Test func aFiftyMegabyteBodyIsStoppedWhileReading() async throws {

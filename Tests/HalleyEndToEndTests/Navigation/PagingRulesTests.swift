@@ -162,9 +162,7 @@ import Testing
         let next = second.url("/linked-page?count=2&tag=\(tag)")
         let start = first.url(
             "/linked-page?count=1&tag=\(tag)&next=" + TestServer.queryValue(next.absoluteString))
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["Authorization": "Bearer secret"]
-        let manager = ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        let manager = ResourceManager.over(URLSessionRequester()) { $0.headers = ["Authorization": "Bearer secret"] }
 
         let items = try await manager.items(Numbered.self, from: start).collect()
         #expect(items.map(\.n) == [0, 0, 1])

@@ -8,11 +8,7 @@ import Testing
 @Suite struct CurlRequesterTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) throws
         -> ResourceManager
-    {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: try CurlRequester(), configuration: configuration)
-    }
+    { .over(try CurlRequester(), configure: configure) }
 
     @Test func libcurlLoadsOnLinux() throws {
         #if os(Linux)

@@ -37,9 +37,7 @@ import Testing
 
     @Test func overHTTPTwoTokensThroughOneCachedManagerEachGetTheirOwn() async throws {
         let server = try await TestServer.isolated()
-        var configuration = ResourceManager.Configuration()
-        configuration.cache = ResponseCache()
-        let manager = ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        let manager = ResourceManager.over(URLSessionRequester()) { $0.cache = ResponseCache() }
         func call(_ headers: HTTPHeaders, vary: String? = nil) async throws -> JSONValue {
             var options = CallOptions()
             options.headers = headers

@@ -12,9 +12,7 @@ import Testing
 /// other or on the order they run in.
 @Suite struct URLSessionRequesterIntegrationTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: URLSessionRequester(), configuration: configuration)
+        .over(URLSessionRequester(), configure: configure)
     }
 
     /// A marker no other request contains.
@@ -340,9 +338,9 @@ import Testing
         // so this proves its delegate runs (URLSession itself knows nothing of the header).
         let requester = URLSessionRequester(
             credentialHeaders: URLSessionRequester.defaultCredentialHeaders.union(["X-Api-Key"]))
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["X-Api-Key": "key-123", "X-Client": "halley-integration"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) {
+            $0.headers = ["X-Api-Key": "key-123", "X-Client": "halley-integration"]
+        }
 
         let json = try await manager.resource(
             from: first.redirect(to: second.url("/echo-headers?tag=\(tag)").absoluteString))

@@ -96,53 +96,34 @@ extension TLSLab {
             for (name, text) in HTTP2Nginx.treeDocuments {
                 try Data(text.utf8).write(to: tree.appendingPathComponent(name))
             }
-            let dir = root.path
             let site = """
                         location ~ ^/m/[^/]+/tree/([0-9.]+)$ { alias \(tree.path)/$1.json; }
                         location /post { return 200 '{"posted": true}'; }
                         location /reset { return 444; }
                 """
-            let config = """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                pid \(dir)/nginx.pid;
-                error_log \(dir)/error.log warn;
-                events { worker_connections 256; }
-                http {
-                    log_format h2 '$server_port c=$connection n=$connection_requests $request_method $request_uri $server_protocol $status';
-                    access_log \(dir)/access.log h2;
-                    client_body_temp_path \(dir)/body;
-                    proxy_temp_path \(dir)/proxy;
-                    fastcgi_temp_path \(dir)/fastcgi;
-                    uwsgi_temp_path \(dir)/uwsgi;
-                    scgi_temp_path \(dir)/scgi;
-                    default_type application/hal+json;
-                    ssl_certificate \(certificates.path("server.pem"));
-                    ssl_certificate_key \(certificates.path("server.key"));
-                    server {
-                        listen 127.0.0.1:@PORT0@ ssl http2;
-                        # For HTTP/2 too since nginx 1.19.7: a GOAWAY after this many streams.
-                        keepalive_requests \(HTTP2Nginx.requestsPerConnection);
+            let servers = """
+                server {
+                    listen 127.0.0.1:@PORT0@ ssl http2;
+                    # For HTTP/2 too since nginx 1.19.7: a GOAWAY after this many streams.
+                    keepalive_requests \(HTTP2Nginx.requestsPerConnection);
                 \(site)
-                    }
-                    server {
-                        listen 127.0.0.1:@PORT1@ ssl http2;
-                        http2_max_concurrent_streams \(HTTP2Nginx.maxConcurrentStreams);
+                }
+                server {
+                    listen 127.0.0.1:@PORT1@ ssl http2;
+                    http2_max_concurrent_streams \(HTTP2Nginx.maxConcurrentStreams);
                 \(site)
-                    }
-                    server {
-                        listen 127.0.0.1:@PORT2@ ssl http2;
+                }
+                server {
+                    listen 127.0.0.1:@PORT2@ ssl http2;
                 \(site)
-                    }
                 }
 
                 """
-            let template = root.appendingPathComponent("nginx.conf.in")
-            try Data(config.utf8).write(to: template)
-            let ports = try await supervise(
-                [nginx, "-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"], in: root, ports: 3,
-                template: template, output: root.appendingPathComponent("nginx.conf"))
+            let ports = try await startNginx(
+                nginx, in: root, certificates: certificates, ports: 3,
+                logFormat:
+                    #"$server_port c=$connection n=$connection_requests $request_method $request_uri $server_protocol $status"#,
+                servers: servers)
             return HTTP2Nginx(
                 goawayPort: ports[0], narrowPort: ports[1], defaultPort: ports[2],
                 accessLog: root.appendingPathComponent("access.log"))

@@ -87,9 +87,7 @@ import Testing
         await requester.register(base + "/orders?express=true") { request in
             ResourceResponse(status: 202, url: request.url, body: Data())
         }
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["Authorization": "Bearer secret"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.headers = ["Authorization": "Bearer secret"] }
         let basket = try await manager.document(at: Graph.url("/basket"))
         var options = CallOptions()
         options.variables = ["express": true]

@@ -274,9 +274,7 @@ import Testing
                 ]
             ],
         ])
-        var configuration = ResourceManager.Configuration()
-        configuration.acceptsForms = true
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.acceptsForms = true }
         let form = try #require(resource.forms.default)
         for property in form.properties {
             #expect(try await manager.options(for: property, of: resource).map(\.value) == ["S", "M"])

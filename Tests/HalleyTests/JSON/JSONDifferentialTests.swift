@@ -540,20 +540,10 @@ struct DifferentialTally {
 
     /// A comma followed, past whitespace, by `]` or `}` outside strings.
     static func hasTrailingComma(_ bytes: [UInt8]) -> Bool {
-        var inString = false
-        var escaped = false
+        var strings = JSONStringScanner()
         var afterComma = false
         for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
+            if strings.continuesString(with: byte) { continue }
             switch byte {
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 if afterComma { return true }
@@ -563,7 +553,7 @@ struct DifferentialTally {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
                 continue
             case UInt8(ascii: "\""):
-                inString = true
+                strings.inString = true
             default:
                 break
             }

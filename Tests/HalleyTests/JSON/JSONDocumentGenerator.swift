@@ -242,23 +242,15 @@ struct JSONDocumentGenerator {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 16)
         var depth = 0
-        var inString = false
-        var escaped = false
+        var strings = JSONStringScanner()
         for byte in bytes {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
+            if strings.continuesString(with: byte) {
                 result.append(byte)
                 continue
             }
             switch byte {
             case UInt8(ascii: "\""):
-                inString = true
+                strings.inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -285,5 +277,26 @@ struct JSONDocumentGenerator {
         var text = ""
         for _ in 0...random.below(8) { text += random.pick(tokens) }
         return Array(text.utf8)
+    }
+}
+
+/// Follows JSON text byte by byte to tell the bytes inside strings (escapes included) from the
+/// structure: for the scanners that edit or inspect documents without parsing them.
+struct JSONStringScanner {
+    /// Whether the bytes read are inside a string; set by the caller at an opening quote.
+    var inString = false
+    private var escaped = false
+
+    /// Whether `byte`, the next one, belongs to the string being read (its closing quote too).
+    mutating func continuesString(with byte: UInt8) -> Bool {
+        guard inString else { return false }
+        if escaped {
+            escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+            inString = false
+        }
+        return true
     }
 }

@@ -116,9 +116,7 @@ import Testing
     static let url = "https://api.example.com/counts"
 
     static func manager(answering body: String) async -> ResourceManager {
-        let requester = InMemoryRequester()
-        await requester.register(url, InMemoryRequester.Route(body: Data(body.utf8)))
-        return ResourceManager(requester: requester)
+        await .answering(body, at: url)
     }
 
     /// The decoding error of a typed call, with its coding path as text.

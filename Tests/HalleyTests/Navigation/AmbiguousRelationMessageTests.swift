@@ -10,12 +10,7 @@ import Testing
     private static let fixtures = ResourceManager(requester: FileRequester(directory: Fixture.url("api")))
 
     private static func error(_ body: () async throws -> Void) async -> HalleyError? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? HalleyError
-        }
+        await halleyError(of: body)
     }
 
     /// Ada (`/contacts/1` of the sample API) links two named contacts, grace and alan.

@@ -9,38 +9,28 @@ import Testing
 
     private func api() async -> InMemoryRequester {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/",
-            json: Graph.resource(
-                "/",
-                links: [
-                    "curies": [["name": "ex", "href": "https://docs.example.com/{rel}", "templated": true]],
-                    "ex:contacts": Graph.link("/contacts{?page}", ["templated": true]),
-                    "ex:contact": Graph.link("/contacts/{id}", ["templated": true]),
-                    "ex:legacy": Graph.link("/legacy", ["deprecation": "https://docs.example.com/legacy"]),
-                ],
-                embedded: [
-                    "ex:me": Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")], ["id": "1"])
-                ]))
-        await requester.register(
-            base + "/contacts?page=0",
-            json: Graph.resource(
-                "/contacts?page=0", links: ["next": Graph.link("/contacts?page=1")],
-                embedded: ["item": [Graph.resource("/contacts/1", ["id": "1", "name": "Ann"])]]))
-        await requester.register(
-            base + "/contacts?page=1",
-            json: Graph.resource(
-                "/contacts?page=1", links: ["prev": Graph.link("/contacts?page=0")],
-                embedded: ["item": [Graph.resource("/contacts/2", ["id": "2", "name": "Bob"])]]))
-        await requester.register(
-            base + "/contacts/2",
-            json: Graph.resource(
-                "/contacts/2", links: ["website": Graph.link("/websites/2"), "up": Graph.link("/")],
-                ["id": "2", "name": "Bob"]))
-        await requester.register(
-            base + "/websites/1", json: Graph.resource("/websites/1", ["id": "w1", "url": "https://ann.example"]))
-        await requester.register(
-            base + "/websites/2", json: Graph.resource("/websites/2", ["id": "w2", "url": "https://bob.example"]))
+        await requester.serve(
+            "/",
+            links: [
+                "curies": [["name": "ex", "href": "https://docs.example.com/{rel}", "templated": true]],
+                "ex:contacts": Graph.link("/contacts{?page}", ["templated": true]),
+                "ex:contact": Graph.link("/contacts/{id}", ["templated": true]),
+                "ex:legacy": Graph.link("/legacy", ["deprecation": "https://docs.example.com/legacy"]),
+            ],
+            embedded: [
+                "ex:me": Graph.resource("/contacts/1", links: ["website": Graph.link("/websites/1")], ["id": "1"])
+            ])
+        await requester.serve(
+            "/contacts?page=0", links: ["next": Graph.link("/contacts?page=1")],
+            embedded: ["item": [Graph.resource("/contacts/1", ["id": "1", "name": "Ann"])]])
+        await requester.serve(
+            "/contacts?page=1", links: ["prev": Graph.link("/contacts?page=0")],
+            embedded: ["item": [Graph.resource("/contacts/2", ["id": "2", "name": "Bob"])]])
+        await requester.serve(
+            "/contacts/2", links: ["website": Graph.link("/websites/2"), "up": Graph.link("/")],
+            ["id": "2", "name": "Bob"])
+        await requester.serve("/websites/1", ["id": "w1", "url": "https://ann.example"])
+        await requester.serve("/websites/2", ["id": "w2", "url": "https://bob.example"])
         await requester.register(base + "/legacy", json: ["old": true])
         return requester
     }
@@ -69,8 +59,7 @@ import Testing
     @Test func embeddedResourcesAreReusedWithoutARequest() async throws {
         let requester = await api()
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let manager = ResourceManager(requester: requester)
         let website = try await manager.entry(base + "/", options: options).follow("ex:me").follow("website").get()
         #expect(website["url"] == "https://ann.example")
@@ -115,8 +104,7 @@ import Testing
 
     @Test func deprecatedHopsWarn() async throws {
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: await api()).entry(base + "/", options: options).follow("ex:legacy")
             .get()
         #expect(
@@ -145,8 +133,7 @@ import Testing
 
     @Test func requestsPagesAndSequencesCanBeSentToOtherTasks() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            Graph.base + "/items", json: Graph.resource("/items", embedded: ["item": [["n": 1], ["n": 2]]]))
+        await requester.serve("/items", embedded: ["item": [["n": 1], ["n": 2]]])
         let manager = ResourceManager(requester: requester)
         let chain = manager.entry(Graph.base + "/items")
         let page = try await Task.detached { try await chain.page(of: Item.self) }.value

@@ -57,17 +57,9 @@ import Testing
     @Test func aRetryAfter503CarriesTheTokenRefreshedMeanwhile() async throws {
         let tokens = Tokens()
         let requester = InMemoryRequester()
-        let seen = LockedValue(0)
-        await requester.register(base + "/flaky") { request in
-            let count = seen.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if count == 1 {
-                await tokens.rotate()  // the token changes while the first attempt is answered
-                return ResourceResponse(status: 503, headers: ["Retry-After": "0"], url: request.url, body: Data())
-            }
-            return ResourceResponse(url: request.url, body: Data(#"{"ok": true}"#.utf8))
+        await requester.registerRecovering(base + "/flaky", after: 1) { attempt in
+            // The token changes while the first attempt is answered.
+            if attempt == 1 { await tokens.rotate() }
         }
         _ = try await manager(requester, tokens: tokens, refresh: false).resource(from: Graph.url("/flaky"))
         let sent = await requester.requests.map { $0.headers["Authorization"] }

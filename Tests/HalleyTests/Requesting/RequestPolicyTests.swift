@@ -51,17 +51,7 @@ import Testing
 
     @Test func retriesTransientStatusesAndHonoursRetryAfterSeconds() async throws {
         let requester = InMemoryRequester()
-        let attempts = LockedValue(0)
-        await requester.register(base + "/flaky") { request in
-            let attempt = attempts.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            if attempt < 3 {
-                return ResourceResponse(status: 503, headers: ["Retry-After": "0"], url: request.url, body: Data())
-            }
-            return ResourceResponse(url: request.url, body: Data(#"{"ok": true}"#.utf8))
-        }
+        await requester.registerRecovering(base + "/flaky", after: 2)
         let log = EventLog()
         var configuration = ResourceManager.Configuration()
         configuration.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(120), maxDelay: .seconds(120))
@@ -154,8 +144,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(base + "/a", InMemoryRequester.Route(status: 500, body: Data("boom".utf8)))
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        var options = log.options
         options.fallback = { request, error in
             #expect(error.httpError?.status == 500)
             return ResourceResponse(url: request.url, body: Data(#"{"fromDisk": true}"#.utf8))
@@ -186,8 +175,7 @@ import Testing
         await requester.register(Graph.base + "/a", json: Graph.resource("/a", links: ["b": Graph.link("/b")]))
         await requester.register(Graph.base + "/b", json: ["b": 1])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["b", "nope"], options: options)
         let lines = log.all.map(\.description)

@@ -87,9 +87,7 @@ import Testing
         let root = Graph.resource("/root", links: ["item": .array(links)]).serialized()
         // The root, then eight items that all answer only once all eight were asked for.
         let requester = UnsafeLegacyRequester(body: root, expected: 9)
-        var configuration = ResourceManager.Configuration()
-        configuration.maxConcurrency = 8
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.maxConcurrency = 8 }
         let result = try await manager.resource(from: Graph.url("/root"), includes: ["[item]"])
         #expect(result["item"]?.arrayValue?.count == 8)
     }
@@ -125,6 +123,48 @@ import Testing
         task.cancel()
         _ = await task.result
         #expect(legacy.cancelled.get() == 1)
+    }
+
+    /// The original Halley's class, not `Sendable`, whose requests answer only when cancelled.
+    class HangingLegacyRequester: RequesterInterface {
+        var calls: [URL] = []  // unsynchronised: non-Sendable, so the manager wraps it
+        let started: AsyncStream<URL>.Continuation
+        let cancelled: LockedValue<Int>
+
+        init(started: AsyncStream<URL>.Continuation, cancelled: LockedValue<Int>) {
+            self.started = started
+            self.cancelled = cancelled
+        }
+
+        struct Container: RequestContainerInterface {
+            let onCancel: @Sendable () -> Void
+            func cancelRequest() { onCancel() }
+        }
+
+        func requestResource(at url: URL, completion: @escaping @Sendable (Result<Data, Error>) -> Void)
+            -> RequestContainerInterface
+        {
+            calls.append(url)
+            started.yield(url)
+            return Container { [cancelled] in
+                cancelled.withLock { $0 += 1 }
+                completion(.failure(URLError(.cancelled)))
+            }
+        }
+    }
+
+    @Test func cancellingCallsCancelRequestOnANonSendableLegacyContainer() async throws {
+        let (started, continuation) = AsyncStream<URL>.makeStream()
+        let cancelled = LockedValue(0)
+        let manager = ResourceManager(
+            requester: HangingLegacyRequester(started: continuation, cancelled: cancelled))
+        let task = Task { try await manager.resource(from: Graph.url("/a")) }
+        var calls = started.makeAsyncIterator()
+        #expect(await calls.next() == Graph.url("/a"))
+        task.cancel()
+        let result = await task.result
+        #expect(throws: (any Error).self) { try result.get() }
+        #expect(cancelled.get() == 1)
     }
 
     @Test func fileRequesterMapsPathsQueriesAndIndexes() throws {

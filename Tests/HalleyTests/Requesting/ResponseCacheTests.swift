@@ -254,9 +254,7 @@ import Testing
             }
             return ResourceResponse(headers: headers, url: request.url, body: Data(#"{"version": 1}"#.utf8))
         }
-        var configuration = ResourceManager.Configuration()
-        configuration.cache = cache
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.cache = cache }
         #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
         #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
         let stored = try #require(cache.lookup(ResourceRequest(url: Graph.url("/a"))))

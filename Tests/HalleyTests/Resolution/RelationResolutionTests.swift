@@ -21,7 +21,7 @@ import Testing
 
     /// Runs the path to `rel` and returns its error code (or nil) and the events it emitted.
     private func reach(_ rel: String, named name: String? = nil, by path: Path) async throws
-        -> (error: HalleyError?, events: [TraversalEvent])
+        -> (error: HalleyError?, events: [HalleyEvent])
     {
         let requester = InMemoryRequester()
         await requester.register(Graph.base + "/doc", json: Self.document)
@@ -29,9 +29,7 @@ import Testing
             await requester.register(Graph.base + target, json: Graph.resource(target))
         }
         let log = EventLog()
-        var configuration = ResourceManager.Configuration()
-        configuration.observer = log.observer
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.observer = log.observer }
         do {
             switch path {
             case .include:

@@ -10,12 +10,7 @@ import Testing
     let base = Graph.base
 
     private func error(_ call: () async throws -> some Any) async -> HalleyError? {
-        do {
-            _ = try await call()
-            return nil
-        } catch {
-            return error as? HalleyError
-        }
+        await halleyError(of: call)
     }
 
     private func occurrences(of needle: String, in text: String) -> Int {

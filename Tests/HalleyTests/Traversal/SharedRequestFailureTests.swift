@@ -1,5 +1,6 @@
 import Foundation
 import HalleyTestSupport
+import HalleyTesting
 import Testing
 
 @testable import Halley
@@ -11,25 +12,24 @@ import Testing
     let base = Graph.base
 
     @Test func partialModeReportsASharedFailureAtEachPlaceWithItsOwnIncludePath() async throws {
-        let requester = InMemoryRequester(latency: .milliseconds(5))
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["items": [Graph.link("/x"), Graph.link("/ok")], "other": Graph.link("/x")]))
-        await requester.register(base + "/ok", json: ["ok": true])
-        await requester.register(
-            base + "/x",
-            InMemoryRequester.Route(
-                status: 500, headers: ["Content-Type": "application/problem+json"],
+        let api = StubAPI()
+        api.resource("/a", StubResource().links("items", ["/x", "/ok"]).link("other", "/x"))
+        api.resource("/ok", StubResource(["ok": true]))
+        api.resource("/x", StubResource())
+        api.fault(
+            "/x",
+            .status(
+                500, headers: ["Content-Type": "application/problem+json"],
                 body: Data(#"{"title": "Broken", "status": 500}"#.utf8)))
-        let result = try await ResourceManager(requester: requester)
+        for path in ["/a", "/ok", "/x"] { api.latency(path, .milliseconds(5)) }
+        let result = try await ResourceManager(requester: api.requester)
             .traverse(Graph.url("/a"), includes: ["[items]", "other"])
         #expect(result.failures.map { $0.includePath ?? "" }.sorted() == ["[items]", "other"])
         #expect(result.failures.map { $0.url } == [Graph.url("/x"), Graph.url("/x")])
         #expect(result.failures.allSatisfy { $0.httpError?.status == 500 })
         #expect(result.document["items"]?.arrayValue?.count == 1)
         #expect(result.document["other"] == nil)
-        #expect(await requester.count(for: base + "/x") == 1)
+        #expect(api.requests(to: "/x").count == 1)
     }
 
     /// `left.[items]` holds `/bad` and `/s`; `right.shared` needs `/s` too. `/bad` fails
@@ -38,15 +38,7 @@ import Testing
     /// with a cancellation.
     @Test func aFailFastCallThrowsTheFailureNotTheCancellationOfARequestAnotherBranchAwaits() async throws {
         for round in 1...20 {
-            let gate = GatedRequester()
-            await register(in: gate)
-            let call = Task {
-                try await ResourceManager(requester: gate)
-                    .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
-            }
-            _ = try await gate.waitForParked(1)
-            await gate.release()  // /a
-            _ = try await gate.waitForParked(2)
+            let (gate, call) = try await startBranches()
             await gate.release { $0.hasSuffix("/left") }
             // The left branch owns /s; the right one arrives after it and waits for it.
             _ = try await gate.waitForParked(3)
@@ -66,15 +58,7 @@ import Testing
     /// `/bad` fails, the waiting left item is cancelled with its siblings and the call ends at
     /// once, although `/s` never answers.
     @Test func aCancelledBranchStopsWaitingForARequestAnotherBranchSent() async throws {
-        let gate = GatedRequester()
-        await register(in: gate)
-        let call = Task {
-            try await ResourceManager(requester: gate)
-                .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
-        }
-        _ = try await gate.waitForParked(1)
-        await gate.release()  // /a
-        _ = try await gate.waitForParked(2)
+        let (gate, call) = try await startBranches()
         await gate.release { $0.hasSuffix("/right") }
         _ = try await gate.waitForParked(2)  // /left and /s, sent by the right branch
         await gate.release { $0.hasSuffix("/left") }
@@ -88,6 +72,21 @@ import Testing
         let outcome = await call.result
         #expect(throws: HalleyError.self) { try outcome.get() }
         #expect(await gate.arrivals.filter { $0.hasSuffix("/s") }.count == 1)
+    }
+
+    /// Starts the call over the two branches' graph and lets `/a` through: it returns once
+    /// `/left` and `/right` are both held, for the test to pick which answers first.
+    private func startBranches() async throws -> (GatedRequester, Task<JSONValue, any Error>) {
+        let gate = GatedRequester()
+        await register(in: gate)
+        let call = Task {
+            try await ResourceManager(requester: gate)
+                .resource(from: Graph.url("/a"), includes: ["left.[items]", "right.shared"])
+        }
+        _ = try await gate.waitForParked(1)
+        await gate.release()  // /a
+        _ = try await gate.waitForParked(2)
+        return (gate, call)
     }
 
     private func register(in gate: GatedRequester) async {

@@ -22,7 +22,7 @@ import Testing
     @Test func concurrentBranchesShareOneInFlightRequest() async throws {
         let requester = InMemoryRequester(latency: .milliseconds(30))
         let links = (0..<100).map { Graph.link("/shared/\($0 % 10)") }
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        await requester.serve("/a", links: ["items": .array(links)])
         for index in 0..<10 { await requester.register(base + "/shared/\(index)", json: ["n": .int(index)]) }
         var options = CallOptions()
         options.maxConcurrency = 64
@@ -36,7 +36,7 @@ import Testing
     @Test func theConcurrencyLimitBoundsRequestsInFlight() async throws {
         let requester = InMemoryRequester(latency: .milliseconds(10))
         let links = (0..<40).map { Graph.link("/items/\($0)") }
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        await requester.serve("/a", links: ["items": .array(links)])
         for index in 0..<40 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
         for limit in [1, 3, 8] {
             await requester.resetCounts()
@@ -81,10 +81,9 @@ import Testing
 
     @Test func childrenStartAsSoonAsTheirParentArrivesNotWhenTheLevelDoes() async throws {
         let gate = GatedRequester()
-        await gate.register(
-            base + "/root", json: Graph.resource("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]]))
-        await gate.register(base + "/slow", json: Graph.resource("/slow", links: ["kids": [Graph.link("/slow/child")]]))
-        await gate.register(base + "/fast", json: Graph.resource("/fast", links: ["kids": [Graph.link("/fast/child")]]))
+        await gate.serve("/root", links: ["kids": [Graph.link("/slow"), Graph.link("/fast")]])
+        await gate.serve("/slow", links: ["kids": [Graph.link("/slow/child")]])
+        await gate.serve("/fast", links: ["kids": [Graph.link("/fast/child")]])
         await gate.register(base + "/slow/child", json: ["leaf": "slow"])
         await gate.register(base + "/fast/child", json: ["leaf": "fast"])
         let call = Task {
@@ -127,8 +126,7 @@ import Testing
 
     @Test func byDefaultAFailedRelationshipFailsTheCallNamingPathURLAndStatus() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a", json: Graph.resource("/a", links: ["items": [Graph.link("/ok"), Graph.link("/gone")]]))
+        await requester.serve("/a", links: ["items": [Graph.link("/ok"), Graph.link("/gone")]])
         await requester.register(base + "/ok", json: ["ok": true])
         await requester.register(
             base + "/gone",
@@ -147,16 +145,13 @@ import Testing
 
     @Test func partialModeReturnsWhatSucceededAndListsEachFailure() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a",
-                links: [
-                    "items": [Graph.link("/ok"), Graph.link("/broken"), Graph.link("/ok2")],
-                    "owner": Graph.link("/owner"),
-                ]))
-        await requester.register(
-            base + "/ok", json: Graph.resource("/ok", links: ["website": Graph.link("/w-missing")], ["n": 1]))
+        await requester.serve(
+            "/a",
+            links: [
+                "items": [Graph.link("/ok"), Graph.link("/broken"), Graph.link("/ok2")],
+                "owner": Graph.link("/owner"),
+            ])
+        await requester.serve("/ok", links: ["website": Graph.link("/w-missing")], ["n": 1])
         await requester.register(base + "/ok2", json: ["n": 2])
         await requester.register(base + "/broken", text: "<html>oops</html>")
         await requester.register(base + "/owner", json: ["name": "Owner"])
@@ -175,7 +170,7 @@ import Testing
     @Test func theRequestLimitStopsEndlessGraphs() async throws {
         let requester = InMemoryRequester()
         let links = (0..<20).map { Graph.link("/items/\($0)") }
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        await requester.serve("/a", links: ["items": .array(links)])
         for index in 0..<20 { await requester.register(base + "/items/\(index)", json: ["n": .int(index)]) }
         var options = CallOptions()
         options.maxRequests = 10

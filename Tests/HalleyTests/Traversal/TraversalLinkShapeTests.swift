@@ -21,8 +21,8 @@ import Testing
 
     @Test func toOneMayBeAnArrayOfExactlyOneLink() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["owner": [Graph.link("/people/1")]]))
-        await requester.register(base + "/people/1", json: Graph.resource("/people/1", ["name": "Ann"]))
+        await requester.serve("/a", links: ["owner": [Graph.link("/people/1")]])
+        await requester.serve("/people/1", ["name": "Ann"])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["owner"])
         #expect(result["owner"]?["name"] == "Ann")
@@ -30,17 +30,15 @@ import Testing
 
     @Test func toOneWithSeveralLinksIsATypedErrorUnlessANameSelectsOne() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a",
-                links: [
-                    "admin": [
-                        Graph.link("/people/1", ["name": "fred"]),
-                        Graph.link("/people/2", ["name": "kate"]),
-                    ]
-                ]))
-        await requester.register(base + "/people/2", json: Graph.resource("/people/2", ["name": "Kate"]))
+        await requester.serve(
+            "/a",
+            links: [
+                "admin": [
+                    Graph.link("/people/1", ["name": "fred"]),
+                    Graph.link("/people/2", ["name": "kate"]),
+                ]
+            ])
+        await requester.serve("/people/2", ["name": "Kate"])
         let manager = ResourceManager(requester: requester)
         await #expect {
             try await manager.resource(from: Graph.url("/a"), includes: ["admin"])
@@ -56,16 +54,14 @@ import Testing
 
     @Test func toManySingleLinkPointsAtACollectionWithEmbeddedItems() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders")]))
-        await requester.register(
-            base + "/orders",
-            json: Graph.resource(
-                "/orders",
-                embedded: [
-                    "item": [
-                        Graph.resource("/orders/1", ["n": 1]), Graph.resource("/orders/2", ["n": 2]),
-                    ]
-                ]))
+        await requester.serve("/a", links: ["orders": Graph.link("/orders")])
+        await requester.serve(
+            "/orders",
+            embedded: [
+                "item": [
+                    Graph.resource("/orders/1", ["n": 1]), Graph.resource("/orders/2", ["n": 2]),
+                ]
+            ])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["[orders]"])
         #expect(result["orders"]?.arrayValue?.map { $0["n"] } == [1, 2])
@@ -74,12 +70,10 @@ import Testing
 
     @Test func toManySingleLinkPointsAtACollectionWithLinkedItemsAndTheKeyIsConfigurable() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders")]))
-        await requester.register(
-            base + "/orders",
-            json: Graph.resource("/orders", links: ["entry": [Graph.link("/orders/2"), Graph.link("/orders/1")]]))
-        await requester.register(base + "/orders/1", json: Graph.resource("/orders/1", ["n": 1]))
-        await requester.register(base + "/orders/2", json: Graph.resource("/orders/2", ["n": 2]))
+        await requester.serve("/a", links: ["orders": Graph.link("/orders")])
+        await requester.serve("/orders", links: ["entry": [Graph.link("/orders/2"), Graph.link("/orders/1")]])
+        await requester.serve("/orders/1", ["n": 1])
+        await requester.serve("/orders/2", ["n": 2])
         var options = CallOptions()
         options.collectionItemKey = "entry"
         let result = try await ResourceManager(requester: requester)
@@ -103,8 +97,8 @@ import Testing
 
     @Test func emptyCollectionGivesAnEmptyArray() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders")]))
-        await requester.register(base + "/orders", json: Graph.resource("/orders", ["page": ["totalElements": 0]]))
+        await requester.serve("/a", links: ["orders": Graph.link("/orders")])
+        await requester.serve("/orders", ["page": ["totalElements": 0]])
         let manager = ResourceManager(requester: requester)
         let result = try await manager.resource(from: Graph.url("/a"), includes: ["[orders]"])
         #expect(result["orders"] == [])
@@ -113,22 +107,19 @@ import Testing
 
     @Test func embeddedIsUsedFirstWithZeroRequestsAndNestedIncludesFollowItsLinks() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["contacts": [Graph.link("/contacts/1")]],
-                embedded: [
-                    "contacts": [
-                        Graph.resource(
-                            "/contacts/1", links: ["website": Graph.link("/websites/1")],
-                            ["name": "Embedded"])
-                    ]
-                ],
-                ["title": "root"]))
-        await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
+        await requester.serve(
+            "/a", links: ["contacts": [Graph.link("/contacts/1")]],
+            embedded: [
+                "contacts": [
+                    Graph.resource(
+                        "/contacts/1", links: ["website": Graph.link("/websites/1")],
+                        ["name": "Embedded"])
+                ]
+            ],
+            ["title": "root"])
+        await requester.serve("/websites/1", ["url": "https://w"])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["[contacts].website"], options: options)
         #expect(result["contacts"]?[0]?["name"] == "Embedded")
@@ -141,17 +132,13 @@ import Testing
     @Test func linksFirstFollowsTheLinkEvenWhenEmbeddedAndAtEveryDepth() async throws {
         let requester = InMemoryRequester()
         let embeddedWebsite = Graph.resource("/websites/1", ["url": "stale"])
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["contact": Graph.link("/contacts/1")],
-                embedded: ["contact": Graph.resource("/contacts/1", ["name": "stale"])]))
-        await requester.register(
-            base + "/contacts/1",
-            json: Graph.resource(
-                "/contacts/1", links: ["website": Graph.link("/websites/1")],
-                embedded: ["website": embeddedWebsite], ["name": "fresh"]))
-        await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "fresh"]))
+        await requester.serve(
+            "/a", links: ["contact": Graph.link("/contacts/1")],
+            embedded: ["contact": Graph.resource("/contacts/1", ["name": "stale"])])
+        await requester.serve(
+            "/contacts/1", links: ["website": Graph.link("/websites/1")],
+            embedded: ["website": embeddedWebsite], ["name": "fresh"])
+        await requester.serve("/websites/1", ["url": "fresh"])
         var options = CallOptions()
         options.preference = .links
         let result = try await ResourceManager(requester: requester)
@@ -165,14 +152,10 @@ import Testing
 
     @Test func aPlainAttributeSharingTheRelNameIsKeptAndTheRelationshipGoesToEmbedded() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"]))
-        await requester.register(base + "/websites/1", json: Graph.resource("/websites/1", ["url": "https://w"]))
+        await requester.serve("/a", links: ["website": Graph.link("/websites/1")], ["website": "https://plain.example"])
+        await requester.serve("/websites/1", ["url": "https://w"])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website"], options: options)
         #expect(result["website"] == "https://plain.example")
@@ -182,7 +165,7 @@ import Testing
 
     @Test func aPlainAttributeIsNeverMistakenForAnEmbeddedRelationship() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", ["contacts": ["not", "resources"]]))
+        await requester.serve("/a", ["contacts": ["not", "resources"]])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["[contacts]"])
         #expect(result["contacts"] == ["not", "resources"])
@@ -191,10 +174,9 @@ import Testing
 
     @Test func aMissingRelationIsLeftOutAndReported() async throws {
         let requester = InMemoryRequester()
-        await requester.register(base + "/a", json: Graph.resource("/a", ["name": "no links"]))
+        await requester.serve("/a", ["name": "no links"])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         let result = try await ResourceManager(requester: requester)
             .resource(from: Graph.url("/a"), includes: ["website", "[contacts]"], options: options)
         #expect(result.objectValue?.keys == ["_links", "name"])
@@ -208,8 +190,7 @@ import Testing
         let requester = InMemoryRequester()
         await requester.register(
             base + "/", text: try String(decoding: Fixture.data("hal/curies-two-prefixes.json"), as: UTF8.self))
-        await requester.register(
-            base + "/contacts", json: Graph.resource("/contacts", embedded: ["item": [["name": "C"]]]))
+        await requester.serve("/contacts", embedded: ["item": [["name": "C"]]])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/"), includes: ["[acme:contacts]"])
         #expect(result["acme:contacts"]?[0]?["name"] == "C")

@@ -10,9 +10,7 @@ import Testing
 
     private func templatedRoot() async -> InMemoryRequester {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource("/a", links: ["website": Graph.link("/websites/{id}{?size}", ["templated": true])]))
+        await requester.serve("/a", links: ["website": Graph.link("/websites/{id}{?size}", ["templated": true])])
         for id in ["global", "call", "path"] {
             for size in ["", "?size=s", "?size=m"] {
                 await requester.register(
@@ -25,9 +23,7 @@ import Testing
 
     @Test func templatedLinksUseGlobalThenCallThenIncludeVariables() async throws {
         let requester = await templatedRoot()
-        var configuration = ResourceManager.Configuration()
-        configuration.variables = ["id": "global", "size": "s"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.variables = ["id": "global", "size": "s"] }
         #expect(
             try await manager.resource(from: Graph.url("/a"), includes: ["website"])["website"]?["id"]
                 == "global?size=s")
@@ -51,8 +47,7 @@ import Testing
 
     @Test func queryItemsAreAppendedToTheIncludeURL() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a", json: Graph.resource("/a", links: ["orders": Graph.link("/orders?sort=date")]))
+        await requester.serve("/a", links: ["orders": Graph.link("/orders?sort=date")])
         await requester.register(
             base + "/orders?sort=date&page=2", json: Graph.resource("/orders", embedded: ["item": []]))
         let include = Include("[orders]", queryItems: [URLQueryItem(name: "page", value: "2")])
@@ -80,8 +75,7 @@ import Testing
 
     @Test func anInvalidLinkTemplateNamesTheIncludePath() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a", json: Graph.resource("/a", links: ["search": Graph.link("/s{?q", ["templated": true])]))
+        await requester.serve("/a", links: ["search": Graph.link("/s{?q", ["templated": true])])
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["search"])
         } throws: { error in
@@ -98,7 +92,7 @@ import Testing
             InMemoryRequester.Route(
                 body: Graph.resource("/new/a", links: ["child": Graph.link("child")]).serialized(),
                 finalURL: Graph.url("/new/a")))
-        await requester.register(base + "/new/child", json: Graph.resource("/new/child", ["found": true]))
+        await requester.serve("/new/child", ["found": true])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/old/a"), includes: ["child"])
         #expect(result["child"]?["found"] == true)
@@ -109,7 +103,7 @@ import Testing
         let embedded: JSONValue = [
             "_links": ["self": ["href": "https://other.example.net/people/7/"], "avatar": ["href": "avatar"]]
         ]
-        await requester.register(base + "/a", json: Graph.resource("/a", embedded: ["owner": embedded]))
+        await requester.serve("/a", embedded: ["owner": embedded])
         await requester.register("https://other.example.net/people/7/avatar", json: ["size": 64])
         let result = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["owner.avatar"])
@@ -118,10 +112,8 @@ import Testing
 
     @Test func credentialsGoOnlyToTheRootOriginAndAllowedOrigins() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["same": Graph.link("/b"), "other": Graph.link("https://cdn.example.org/c")]))
+        await requester.serve(
+            "/a", links: ["same": Graph.link("/b"), "other": Graph.link("https://cdn.example.org/c")])
         await requester.register(base + "/b", json: ["b": true])
         await requester.register("https://cdn.example.org/c", json: ["c": true])
         var configuration = ResourceManager.Configuration()
@@ -160,11 +152,9 @@ import Testing
         let sameOrigin = ["https://API.Example.com/y", "https://api.example.com:443/z", "https://api.example.com?q=1"]
         let requester = InMemoryRequester()
         let links = (lookAlikes + sameOrigin).map { Graph.link($0) }
-        await requester.register(base + "/a", json: Graph.resource("/a", links: ["items": .array(links)]))
+        await requester.serve("/a", links: ["items": .array(links)])
         for url in lookAlikes + sameOrigin { await requester.register(url, json: ["ok": true]) }
-        var configuration = ResourceManager.Configuration()
-        configuration.headers = ["Authorization": "Bearer secret"]
-        let manager = ResourceManager(requester: requester, configuration: configuration)
+        let manager = ResourceManager.over(requester) { $0.headers = ["Authorization": "Bearer secret"] }
         _ = try await manager.resource(from: Graph.url("/a"), includes: ["[items]"])
         let requests = await requester.requests
         for url in lookAlikes {
@@ -179,8 +169,7 @@ import Testing
 
     @Test func linksWithSchemesTheRequesterDoesNotHandleAreRefused() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a", json: Graph.resource("/a", links: ["secret": Graph.link("file:///etc/passwd")]))
+        await requester.serve("/a", links: ["secret": Graph.link("file:///etc/passwd")])
         await #expect {
             try await ResourceManager(requester: requester).resource(from: Graph.url("/a"), includes: ["secret"])
         } throws: { error in
@@ -192,14 +181,10 @@ import Testing
 
     @Test func followingADeprecatedLinkEmitsAWarningWithItsURL() async throws {
         let requester = InMemoryRequester()
-        await requester.register(
-            base + "/a",
-            json: Graph.resource(
-                "/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])]))
+        await requester.serve("/a", links: ["old": Graph.link("/old", ["deprecation": "https://docs.example.com/old"])])
         await requester.register(base + "/old", json: ["x": 1])
         let log = EventLog()
-        var options = CallOptions()
-        options.observer = log.observer
+        let options = log.options
         _ = try await ResourceManager(requester: requester).resource(
             from: Graph.url("/a"), includes: ["old"], options: options)
         let warnings = log.all.compactMap { event -> (URL, String)? in

@@ -8,20 +8,7 @@ import Testing
 /// attempt's limit, not before; a sub-second limit lets a faster answer through.
 @Suite struct HostileServerTimeoutTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: DefaultRequester.make(), configuration: configuration)
-    }
-
-    private func failure(of call: () async throws -> JSONValue) async -> (HalleyError?, Duration) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            _ = try await call()
-            return (nil, clock.now - start)
-        } catch {
-            return (error as? HalleyError, clock.now - start)
-        }
+        .over(DefaultRequester.make(), configure: configure)
     }
 
     @Test func aServerThatAcceptsAndNeverAnswersTimesOut() async throws {

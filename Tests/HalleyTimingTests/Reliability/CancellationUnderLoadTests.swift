@@ -17,9 +17,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func cancelledTraversalsCloseEveryConnectionAndLeaveNothingBehind(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let answerBound: Duration = .seconds(Sanitizer.isActive ? 10 : 3)
             let before = (
                 sockets: ProcessFigures.sockets(toPort: chaos.port),

@@ -19,9 +19,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func partialResultsAreTheFaultFreeResultLessExactlyWhatTheServerFailed(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let manager = ResourceManager(requester: try transport.make())
             let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             try #require(ContactsGraph.referenceProblems(reference) == [])
@@ -79,15 +77,10 @@ extension Reliability {
             var check = Check()
             let prefix = chaos.prefix(run: run, profile: .mixed, seed: seed)
             let root = chaos.url(run: run, profile: .mixed, seed: seed, "book")
-            let clock = ContinuousClock()
-            let start = clock.now
             let outcome: Result<TraversalResult, any Error>
-            do {
-                outcome = .success(try await manager.traverse(root, includes: ContactsGraph.includes))
-            } catch {
-                outcome = .failure(error)
+            (outcome, check.duration) = await timedResult {
+                try await manager.traverse(root, includes: ContactsGraph.includes)
             }
-            check.duration = clock.now - start
             let log = try await chaos.settledLog(run: run, profile: .mixed, seed: seed)
             let failed = ContactsGraph.failedResources(log, prefix: prefix)
             /// What the server did with a resource, for messages.
@@ -145,14 +138,10 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func failFastCallsThrowARealFailureAndCloseEverythingElseInFlight(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
-            var configuration = ResourceManager.Configuration()
+            let (scale, chaos, run) = try await Reliability.start()
             // A stalled request (30 s) fails on its own after this, so a call whose branches
             // all stall still ends; one that meets a fault first must end well before it.
-            configuration.requestTimeout = Self.failFastAttemptLimit
-            let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+            let manager = ResourceManager.over(try transport.make()) { $0.requestTimeout = Self.failFastAttemptLimit }
             let reference = try await Self.faultFreeReference(chaos: chaos, manager: manager)
             let checks = try await Reliability.concurrently(scale.failFastTraversals, width: scale.width) { index in
                 try await Self.failFastTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)
@@ -179,15 +168,11 @@ extension Reliability {
             var check = Check()
             let prefix = chaos.prefix(run: run, profile: .failfast, seed: seed)
             let root = chaos.url(run: run, profile: .failfast, seed: seed, "book")
-            let clock = ContinuousClock()
-            let start = clock.now
             let outcome: Result<JSONValue, any Error>
-            do {
-                outcome = .success(try await manager.resource(from: root, includes: ContactsGraph.includes))
-            } catch {
-                outcome = .failure(error)
+            (outcome, check.duration) = await timedResult {
+                try await manager.resource(from: root, includes: ContactsGraph.includes)
             }
-            check.duration = clock.now - start
+            let clock = ContinuousClock()
             // Whatever was still in flight when the call ended must be closed, not left to run
             // out its latency or its 30 s stall.
             var log = try await chaos.log(run: run, profile: .failfast, seed: seed)

@@ -17,12 +17,8 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func noCallOutlivesItsDeadline(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
-            var configuration = ResourceManager.Configuration()
-            configuration.retryPolicy = .standard
-            let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+            let (scale, chaos, run) = try await Reliability.start()
+            let manager = ResourceManager.over(try transport.make()) { $0.retryPolicy = .standard }
             let outcomes = try await Reliability.concurrently(scale.deadlineCalls, width: scale.width) { index in
                 // Deadlines from 100 ms to about 1 s, so calls end at every stage of a traversal.
                 let deadline = Duration.milliseconds(100 + (index * 337) % 900)
@@ -71,9 +67,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func aCallDoesNotWaitPastItsDeadlineForASlowCredentialRefresh(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let tokens = ChaosTokens(try await chaos.issueToken(run: run))
             try await chaos.expireToken(run: run)
             var configuration = ResourceManager.Configuration()

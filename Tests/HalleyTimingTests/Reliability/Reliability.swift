@@ -9,6 +9,12 @@ import Testing
 /// requester. They run one at a time: each loads the machine on its own, and the figures
 /// they print (lines starting with `RELIABILITY`) are collected by `Tests/Soak/run.sh`.
 @Suite(.serialized) enum Reliability {
+    /// What each load test starts with: this run's scale, the shared chaos server, and a run
+    /// of its own there (the server logs its faults and requests apart from the other tests').
+    static func start() async throws -> (scale: ReliabilityScale, chaos: ChaosServer, run: String) {
+        (ReliabilityScale.current, try await ChaosServer.shared(), ChaosServer.newRun())
+    }
+
     /// Runs `body` for `0..<count` with at most `width` at once; results in index order.
     static func concurrently<Value: Sendable>(
         _ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> Value

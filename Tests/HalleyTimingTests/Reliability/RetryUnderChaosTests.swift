@@ -20,12 +20,8 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func nearlyEveryCallSucceedsWithCorrectDataAndEveryFailureIsExplained(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
-            var configuration = ResourceManager.Configuration()
-            configuration.retryPolicy = .standard
-            let manager = ResourceManager(requester: try transport.make(), configuration: configuration)
+            let (scale, chaos, run) = try await Reliability.start()
+            let manager = ResourceManager.over(try transport.make()) { $0.retryPolicy = .standard }
             let referenceRun = ChaosServer.newRun()
             let fetched = try await Reliability.concurrently(24, width: 24) { index in
                 try await manager.resource(

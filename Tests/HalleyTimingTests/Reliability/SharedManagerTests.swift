@@ -12,9 +12,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases)
         func everyCallerGetsItsOwnDataAndEachExpiryIsRefreshedOnce(transport: Transport) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let references = try await Self.references(chaos: chaos, transport: transport)
             let tokens = ChaosTokens(try await chaos.issueToken(run: run))
             var configuration = ResourceManager.Configuration()

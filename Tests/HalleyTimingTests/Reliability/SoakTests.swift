@@ -39,9 +39,7 @@ extension Reliability {
 
         @Test(arguments: Transport.allCases, Load.allCases)
         func memoryStaysFlatAndEverythingIsGivenBack(transport: Transport, load: Load) async throws {
-            let scale = ReliabilityScale.current
-            let chaos = try await ChaosServer.shared()
-            let run = ChaosServer.newRun()
+            let (scale, chaos, run) = try await Reliability.start()
             let total = scale.soakRequests
             // The control channel's own session and descriptors exist before the figures are taken.
             _ = try await chaos.stats(run: run)
@@ -216,9 +214,7 @@ extension Reliability {
         func finishedCallsLeaveNoTimersBehind() async throws {
             let requester = InMemoryRequester()
             await requester.register(Graph.base + "/quick", json: ["quick": true])
-            var configuration = ResourceManager.Configuration()
-            configuration.requestTimeout = .seconds(60)
-            let manager = ResourceManager(requester: requester, configuration: configuration)
+            let manager = ResourceManager.over(requester) { $0.requestTimeout = .seconds(60) }
             var options = CallOptions()
             options.deadline = .seconds(60)
             let callOptions = options

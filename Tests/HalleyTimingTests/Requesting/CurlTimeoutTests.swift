@@ -9,11 +9,7 @@ import Testing
 @Suite struct CurlTimeoutTests {
     private func manager(_ configure: (inout ResourceManager.Configuration) -> Void = { _ in }) throws
         -> ResourceManager
-    {
-        var configuration = ResourceManager.Configuration()
-        configure(&configuration)
-        return ResourceManager(requester: try CurlRequester(), configuration: configuration)
-    }
+    { .over(try CurlRequester(), configure: configure) }
 
     @Test(.timeLimit(.minutes(1))) func theRequestTimeoutIsHonoured() async throws {
         let server = try await TestServer.hostileHTTP()

@@ -10,10 +10,13 @@ import Testing
 
 /// TLS against real servers: nginx with a private CA and mutual TLS, and Python `ssl` servers
 /// for the hostile cases (issue #28). Every failure must be typed, say what went wrong, and
-/// come within a second: a timing check, hence this target.
+/// come at the handshake, long before the request's 10-second timeout: a timing check, hence
+/// this target.
 @Suite struct TLSTests {
-    /// What the tests hold every hostile case to.
-    static let limit = Duration.seconds(1)
+    /// What the tests hold every hostile case to: a failure at the handshake takes milliseconds;
+    /// one that waited for the timeout would take 10 s. The margin is for a loaded machine, and
+    /// for ThreadSanitizer, under which a handshake has been seen to take 1.4 s.
+    static let limit = Duration.seconds(Sanitizer.isActive ? 5 : 2)
 
     func request(_ url: URL) -> ResourceRequest { ResourceRequest(url: url, timeout: .seconds(10)) }
 
@@ -328,9 +331,7 @@ import Testing
 
     @Test func aHandshakeThatStallsEndsWithTheAttemptTimeout() async throws {
         let hostile = try await TLSLab.hostile()
-        var configuration = ResourceManager.Configuration()
-        configuration.policy.requestTimeout = .seconds(1)
-        let manager = ResourceManager(requester: try CurlRequester(proxy: .direct), configuration: configuration)
+        let manager = ResourceManager.over(try CurlRequester(proxy: .direct)) { $0.policy.requestTimeout = .seconds(1) }
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -345,9 +346,9 @@ import Testing
 
     @Test func aRefusedCertificateIsNotRetried() async throws {
         let hostile = try await TLSLab.hostile()
-        var configuration = ResourceManager.Configuration()
-        configuration.retryPolicy = RetryPolicy(maxAttempts: 3)
-        let manager = ResourceManager(requester: try CurlRequester(proxy: .direct), configuration: configuration)
+        let manager = ResourceManager.over(try CurlRequester(proxy: .direct)) {
+            $0.retryPolicy = RetryPolicy(maxAttempts: 3)
+        }
         do {
             _ = try await manager.resource(from: try hostile.url("self-signed"))
             Issue.record("an untrusted certificate answered")

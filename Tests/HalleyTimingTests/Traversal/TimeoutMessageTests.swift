@@ -9,12 +9,7 @@ import Testing
     let base = Graph.base
 
     private func error(_ call: () async throws -> some Any) async -> HalleyError? {
-        do {
-            _ = try await call()
-            return nil
-        } catch {
-            return error as? HalleyError
-        }
+        await halleyError(of: call)
     }
 
     @Test func timeoutsSayWhichLimitItsValueAndHowManyAttempts() async throws {

@@ -25,10 +25,12 @@ enum Snippets {
         .deletingLastPathComponent()
 
     /// The targets holding compiled copies: this one (README.md), ArticleSnippetTests (the
-    /// DocC catalog), and the tests of `Examples/ServerSide` for the blocks that need
-    /// AsyncHTTPClient or swift-log (compiled when CI builds that package).
+    /// DocC catalog), the tests of `Examples/ServerSide` for the blocks that need
+    /// AsyncHTTPClient or swift-log, and those of `Examples/Combine` for the Combine block
+    /// (compiled when CI builds those packages).
     static let targets = [
         "Tests/ReadmeSnippetTests", "Tests/ArticleSnippetTests", "Examples/ServerSide/Tests/HalleyServerSideTests",
+        "Examples/Combine/Tests/HalleyCombineTests",
     ].map { repository.appendingPathComponent($0) }
 
     /// The DocC catalog.

@@ -2,7 +2,7 @@ import Foundation
 import Halley
 import Logging
 
-/// Writes Halley's `TraversalEvent`s to a swift-log `Logger`: one record per event, at a
+/// Writes Halley's `HalleyEvent`s to a swift-log `Logger`: one record per event, at a
 /// level that says how much it matters, with the details as metadata.
 ///
 /// | Event | Level |
@@ -55,7 +55,7 @@ public struct TraversalEventLogger: Sendable {
     }
 
     /// Writes one event.
-    public func log(_ event: TraversalEvent) {
+    public func log(_ event: HalleyEvent) {
         let level = level(of: event)
         // Built only when the record will be written: observers run on every request.
         guard logger.logLevel <= level else { return }
@@ -64,7 +64,7 @@ public struct TraversalEventLogger: Sendable {
     }
 
     /// The level `event` is written at.
-    public func level(of event: TraversalEvent) -> Logger.Level {
+    public func level(of event: HalleyEvent) -> Logger.Level {
         switch event {
         case .requestStarted, .embeddedUsed:
             return .trace
@@ -87,7 +87,7 @@ public struct TraversalEventLogger: Sendable {
     }
 
     /// The message and metadata of one event.
-    static func record(of event: TraversalEvent) -> (String, Logger.Metadata) {
+    static func record(of event: HalleyEvent) -> (String, Logger.Metadata) {
         var metadata: Logger.Metadata = [:]
         func put(_ key: String, _ value: (any CustomStringConvertible & Sendable)?) {
             if let value { metadata[key] = .stringConvertible(value) }
@@ -152,7 +152,7 @@ public struct TraversalEventLogger: Sendable {
 
     /// The case's name, `requestFinished` for `.requestFinished(_:)`: also for cases added to
     /// Halley after this file was written.
-    static func name(of event: TraversalEvent) -> String {
+    static func name(of event: HalleyEvent) -> String {
         Mirror(reflecting: event).children.first?.label ?? String(describing: event)
     }
 

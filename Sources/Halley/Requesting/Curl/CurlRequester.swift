@@ -175,13 +175,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   ``TLSConfigurationError``, ``UnsupportedSettingsError``,
     ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, `CancellationError`.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        do {
-            return try await exchange(request)
-        } catch let error as ProxyError {
-            throw TransportError(classifying: error, url: request.url) ?? error
-        } catch let error as RedirectError {
-            throw TransportError(classifying: error, url: request.url) ?? error
-        }
+        try await TransportError.classifyingRefusals(at: request.url) { try await exchange(request) }
     }
 
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into

@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// What a typed call's decoding looks like from outside, now that it decodes the merged tree
@@ -24,18 +25,11 @@ import Testing
 
     /// A manager whose one URL answers `body`.
     static func manager(answering body: String) async -> ResourceManager {
-        let requester = InMemoryRequester()
-        await requester.register(url, InMemoryRequester.Route(body: Data(body.utf8)))
-        return ResourceManager(requester: requester)
+        await .answering(body, at: url)
     }
 
     static func failure(_ call: () async throws -> some Any) async -> HalleyError? {
-        do {
-            _ = try await call()
-            return nil
-        } catch {
-            return error as? HalleyError
-        }
+        await halleyError(of: call)
     }
 
     @Test(arguments: [

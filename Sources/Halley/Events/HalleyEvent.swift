@@ -1,7 +1,8 @@
 import Foundation
 
 /// Something the engine did, reported to observers as it happens: the hook for tracing,
-/// logging (`os.Logger`, swift-log) and metrics.
+/// logging (`os.Logger`, swift-log) and metrics. Requests, traversals, actions and forms all
+/// report through it.
 ///
 /// ```swift
 /// var options = CallOptions()
@@ -13,7 +14,7 @@ import Foundation
 /// New cases are added as the library learns to report more, so a `switch` over events
 /// should end with `default:` (the enum is not frozen; `@unknown default` is not needed for a
 /// package built from source, and `default` keeps new cases from breaking your build).
-public enum TraversalEvent: Sendable {
+public enum HalleyEvent: Sendable {
     /// A request was sent.
     case requestStarted(RequestRecord)
     /// A request completed (any status) or failed (``RequestRecord/error`` is set).
@@ -50,7 +51,7 @@ public enum TraversalEvent: Sendable {
     case responseHeaderIgnored(url: URL, field: String, value: String, reason: String)
 }
 
-extension TraversalEvent: CustomStringConvertible {
+extension HalleyEvent: CustomStringConvertible {
     /// One line for logs, e.g. `request finished: GET https://api.example.com/a 200 412 bytes
     /// in 3.1ms (include path "[contacts]", attempt 1)`.
     public var description: String {
@@ -113,7 +114,7 @@ public struct RequestRecord: Sendable, Hashable {
     public let includePath: String?
     /// When it started, measured from the start of the call.
     public let start: Duration
-    /// How long it took; `nil` in ``TraversalEvent/requestStarted(_:)``.
+    /// How long it took; `nil` in ``HalleyEvent/requestStarted(_:)``.
     public let duration: Duration?
     /// The status, once known.
     public let status: Int?
@@ -123,7 +124,7 @@ public struct RequestRecord: Sendable, Hashable {
     public let error: String?
     /// Which attempt this is, from 1.
     public let attempt: Int
-    /// The response's header fields, once known (in ``TraversalEvent/requestFinished(_:)``
+    /// The response's header fields, once known (in ``HalleyEvent/requestFinished(_:)``
     /// with a response).
     public internal(set) var headers: HTTPHeaders? = nil
     /// How the response travelled, when the request asked for metrics and the requester
@@ -131,6 +132,10 @@ public struct RequestRecord: Sendable, Hashable {
     public internal(set) var metrics: TransferMetrics? = nil
 }
 
-/// A closure receiving ``TraversalEvent``s. It is called from many tasks at once, so it
+/// A closure receiving ``HalleyEvent``s. It is called from many tasks at once, so it
 /// must be thread-safe and quick.
-public typealias TraversalObserver = @Sendable (TraversalEvent) -> Void
+public typealias TraversalObserver = @Sendable (HalleyEvent) -> Void
+
+/// The former name of ``HalleyEvent``, from when only traversals reported events.
+@available(*, deprecated, renamed: "HalleyEvent")
+public typealias TraversalEvent = HalleyEvent

@@ -1,0 +1,1 @@
+../../../../Tests/HalleyMigrationSwift6Tests/Swift6Requester.swift

@@ -1,0 +1,15 @@
+import Foundation
+
+extension HALResource {
+    /// Parses the body of a response, with the links of its `Link` header field (RFC 8288)
+    /// beside `_links`: the one way the library makes a resource from a response.
+    ///
+    /// - Throws: ``HALDocumentError`` naming what is wrong in the body and its JSON path. A
+    ///   malformed `Link` header is never thrown; it is listed in ``problems``.
+    init(response: ResourceResponse, options: HALParsingOptions) throws(HALDocumentError) {
+        try self.init(parsing: response.body, url: response.url, options: options)
+        // Most responses have no Link field: then this lookup is all it costs.
+        guard let field = response.headers["Link"] else { return }
+        self = addingLinks(fromHeader: field, url: response.url)
+    }
+}
