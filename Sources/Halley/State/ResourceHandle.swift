@@ -77,9 +77,12 @@ public struct ResourceHandle: Sendable, Hashable {
     /// - Throws: ``HalleyError`` (``HalleyError/Code/decoding`` naming the JSON path), and as
     ///   ``get()``.
     public func get<Value: Decodable>(_ type: Value.Type) async throws -> Value {
-        let state = try await get()
-        return try manager.decode(
-            type, from: .object(state.resource.json), decoder: nil, plan: IncludePlan(), url: state.url)
+        try decode(type, from: try await get())
+    }
+
+    /// `state` decoded as `type`, as ``get(_:)`` decodes it.
+    func decode<Value: Decodable>(_ type: Value.Type, from state: ResourceState) throws -> Value {
+        try manager.decode(type, from: .object(state.resource.json), decoder: nil, plan: IncludePlan(), url: state.url)
     }
 
     /// Asks the server whatever is stored: conditionally (`If-None-Match`,

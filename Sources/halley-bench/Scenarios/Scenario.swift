@@ -42,6 +42,7 @@ enum ScenarioRegistry {
         TransportScenario(),
         TraversalCostScenario(),
         NginxScenario(),
+        StateScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.

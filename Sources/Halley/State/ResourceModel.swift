@@ -1,0 +1,181 @@
+#if canImport(Observation)
+    import Foundation
+    import Observation
+
+    /// An observable view of one resource's state, for SwiftUI and any code that reads through
+    /// Observation: its value, whether it is loading, stale or deleted, and the last error.
+    ///
+    /// The model follows its handle's ``ResourceHandle/events``: a write through any handle of
+    /// the same manager, a server's invalidation signal or a traversal that stored a newer state
+    /// updates it, with no refetch by hand. With `refreshesWhenStale`, a stale state is asked
+    /// for again at once.
+    ///
+    /// ```swift
+    /// @MainActor func showOrder(_ manager: ResourceManager) async {
+    ///     let order = ResourceModel(
+    ///         manager.resource(at: URL(string: "https://api.example.com/orders/7")!),
+    ///         as: Order.self, refreshesWhenStale: true)
+    ///     await order.load()
+    ///     print(order.value?.status ?? "loading")
+    /// }
+    /// struct Order: Decodable { let status: String }
+    /// ```
+    ///
+    /// In SwiftUI, hold it in `@State` and start it from `.task { await model.load() }`. The
+    /// model stops following its handle when it is released, or on ``stop()``.
+    @MainActor @Observable
+    public final class ResourceModel<Value: Sendable> {
+        /// The handle whose state this model shows.
+        @ObservationIgnored public let handle: ResourceHandle
+        /// The state as `Value`; `nil` until it first arrives, and after the resource was deleted.
+        public private(set) var value: Value?
+        /// The state the value was read from.
+        public private(set) var state: ResourceState?
+        /// `true` while a ``load()`` or ``refresh()`` waits for the server.
+        public private(set) var isLoading = false
+        /// `true` once the stored state is out of date, until a newer one arrives.
+        public private(set) var isStale = false
+        /// `true` once the resource was deleted through the manager.
+        public private(set) var isDeleted = false
+        /// The error of the last request or decode; `nil` after a success.
+        public private(set) var error: (any Error)?
+        /// Whether a stale state is asked for again at once (a ``refresh()``).
+        public var refreshesWhenStale: Bool
+
+        @ObservationIgnored private let read: @Sendable (ResourceState) throws -> Value
+        // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
+        // handover safe, and `Task.cancel()` may be called from any thread.
+        @ObservationIgnored private let follower = LockedValue<Task<Void, Never>?>(nil)
+
+        /// A model whose value is the ``ResourceState`` itself.
+        ///
+        /// ```swift
+        /// @MainActor func watch(_ manager: ResourceManager) {
+        ///     let model = ResourceModel(manager.resource(at: URL(string: "https://api.example.com/orders/7")!))
+        ///     _ = model.value?.resource.state["status"]
+        /// }
+        /// ```
+        public init(_ handle: ResourceHandle, refreshesWhenStale: Bool = false) where Value == ResourceState {
+            self.handle = handle
+            self.refreshesWhenStale = refreshesWhenStale
+            self.read = { $0 }
+        }
+
+        /// A model whose value is the state decoded as `type`, with the manager's decoder
+        /// (``HalleyCodable`` models too).
+        ///
+        /// ```swift
+        /// @MainActor func watch(_ manager: ResourceManager) {
+        ///     let model = ResourceModel(
+        ///         manager.resource(at: URL(string: "https://api.example.com/orders/7")!), as: Order.self)
+        ///     _ = model.value?.status
+        /// }
+        /// struct Order: Decodable { let status: String }
+        /// ```
+        public init(_ handle: ResourceHandle, as type: Value.Type, refreshesWhenStale: Bool = false)
+        where Value: Decodable {
+            self.handle = handle
+            self.refreshesWhenStale = refreshesWhenStale
+            self.read = { state in try handle.decode(type, from: state) }
+        }
+
+        deinit {
+            follower.get()?.cancel()
+        }
+
+        /// Reads the state (the stored one while fresh, else from the server) and from then on
+        /// follows every change of it. Calling it again reads again and keeps one follower.
+        ///
+        /// ```swift
+        /// @MainActor func open(_ model: ResourceModel<ResourceState>) async {
+        ///     await model.load()
+        /// }
+        /// ```
+        public func load() async {
+            follow()
+            await request { try await self.handle.get() }
+        }
+
+        /// Asks the server for the state whatever is stored (conditionally when the state has
+        /// validators).
+        ///
+        /// ```swift
+        /// @MainActor func pullToRefresh(_ model: ResourceModel<ResourceState>) async {
+        ///     await model.refresh()
+        /// }
+        /// ```
+        public func refresh() async {
+            await request { try await self.handle.refresh() }
+        }
+
+        /// Stops following the handle's changes; the value stays as it is.
+        ///
+        /// ```swift
+        /// @MainActor func close(_ model: ResourceModel<ResourceState>) {
+        ///     model.stop()
+        /// }
+        /// ```
+        public func stop() {
+            follower.exchange(nil)?.cancel()
+        }
+
+        private func request(_ fetch: @escaping @Sendable () async throws -> ResourceState) async {
+            isLoading = true
+            defer { isLoading = false }
+            do {
+                show(try await fetch())
+            } catch {
+                self.error = error
+            }
+        }
+
+        /// One follower per model: it holds the model weakly, so a released model ends it.
+        /// (Only main-actor code sets the follower; `deinit` only cancels it.)
+        private func follow() {
+            guard follower.get() == nil else { return }
+            let events = handle.events
+            follower.set(
+                Task { [weak self] in
+                    for await event in events {
+                        guard let self else { return }
+                        self.apply(event)
+                    }
+                })
+        }
+
+        private func apply(_ event: ResourceEvent) {
+            switch event {
+            case .updated(let state):
+                show(state)
+                if state.isStale { markStale() }
+            case .stale:
+                markStale()
+            case .deleted:
+                value = nil
+                state = nil
+                isStale = false
+                isDeleted = true
+            }
+        }
+
+        private func show(_ state: ResourceState) {
+            do {
+                let value = try read(state)
+                self.value = value
+                self.state = state
+                self.isStale = state.isStale
+                self.isDeleted = false
+                self.error = nil
+            } catch {
+                self.error = error
+            }
+        }
+
+        private func markStale() {
+            isStale = true
+            if refreshesWhenStale, !isLoading {
+                Task { await self.refresh() }
+            }
+        }
+    }
+#endif
