@@ -36,3 +36,21 @@ func readmeStubFaults(api: StubAPI, fixtures: URL) async throws {
     api.recordFixtures(into: fixtures)                            // answers also written in FileRequester's layout
     // end snippet
 }
+
+/// Compiled, not run: it names api.example.com (ResourceStateSnippets and the State suites run
+/// the same calls).
+func readmeResourceState() async throws {
+    // snippet README.md "Resource state"
+    var configuration = ResourceManager.Configuration()
+    configuration.store = ResourceStore(maximumBytes: 20_000_000)
+    let manager = ResourceManager(configuration: configuration)
+
+    let order = manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+    let state = try await order.get()                  // the stored state while fresh, else one request
+    _ = try await order.patch(.json(["status": "paid"]), options: WriteOptions(preferRepresentation: true))
+    for await event in order.events {                  // updated(state) / stale / deleted
+        if case .updated(let latest) = event { print(latest.resource.state["status"] ?? "?", state.etag ?? "") }
+        break
+    }
+    // end snippet
+}

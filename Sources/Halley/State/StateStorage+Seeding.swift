@@ -67,12 +67,57 @@ extension StateStorage {
         announce(key, excluding: parent, changes: &changes)
     }
 
-    /// Tells the documents that embed `key`'s resource that their item has a new state.
+    /// Tells the documents that embed `key`'s resource that their item has a new state, and
+    /// puts that state in their copy of it: a list shows the edited item as its own handle
+    /// does. (The document's other members, freshness and validators stay as the server sent
+    /// them.)
     mutating func announce(_ key: StateKey, excluding excluded: StateKey?, changes: inout StateChanges) {
+        let item = states[key]?.state.resource.json
         for parent in embedders(of: key.url, in: key.scope) where parent != excluded && parent != key {
-            guard let stored = states[parent], !changes.isUpdated(parent) else { continue }
+            guard var stored = states[parent], !changes.isUpdated(parent) else { continue }
+            if let item, let rewritten = Self.replacing(key.url, with: item, in: stored.state) {
+                let cost = JSONValue.object(rewritten.json).serialized().count + Self.fixedCost
+                bytes += cost - stored.cost
+                stored.replaceResource(rewritten, cost: cost)
+                states[parent] = stored
+            }
             changes.record(.updated(stored.current), for: parent)
         }
+    }
+
+    /// `state`'s document with every embedded copy of `url` (at any depth) replaced by `item`;
+    /// `nil` when it holds none, or when the result does not read as HAL.
+    static func replacing(_ url: String, with item: JSONObject, in state: ResourceState) -> HALResource? {
+        var replaced = false
+        func rewrite(_ object: JSONObject, base: URL) -> JSONObject {
+            guard case .object(let embedded)? = object["_embedded"] else { return object }
+            var entries: [(String, JSONValue)] = []
+            for (rel, value) in embedded.members {
+                switch value {
+                case .object(let copy): entries.append((rel, .object(rewriteCopy(copy, base: base))))
+                case .array(let copies):
+                    entries.append(
+                        (rel, .array(copies.map { if case .object(let copy) = $0 { .object(rewriteCopy(copy, base: base)) } else { $0 } })))
+                default: entries.append((rel, value))
+                }
+            }
+            var result = object
+            result["_embedded"] = .object(JSONObject(entries))
+            return result
+        }
+        func rewriteCopy(_ copy: JSONObject, base: URL) -> JSONObject {
+            guard let href = copy["_links"]?["self"]?["href"]?.stringValue,
+                let own = URL(string: href, relativeTo: base)?.absoluteURL
+            else { return rewrite(copy, base: base) }
+            if URLNormalization.normalized(own).absoluteString == url {
+                replaced = true
+                return item
+            }
+            return rewrite(copy, base: own)
+        }
+        let json = rewrite(state.resource.json, base: state.url)
+        guard replaced else { return nil }
+        return try? HALResource(json: .object(json), url: state.url)
     }
 
     /// Whether `copy` says something else than `fetched` in a member both have.

@@ -47,7 +47,7 @@ struct StoredState: Sendable {
     var isInvalidated = false
     var lastUsed: UInt64 = 0
     /// What it counts against ``ResourceStore/maximumBytes``.
-    let cost: Int
+    private(set) var cost: Int
     /// The normalised URLs of its `inv-by` links: it is out of date when any of them is.
     let invalidatedBy: Set<String>
     /// The normalised URLs of the resources it embeds (with a `self` link on its origin).
@@ -62,6 +62,16 @@ struct StoredState: Sendable {
             state.resource.links["inv-by"].compactMap { link in
                 state.resource.url(for: link).map { URLNormalization.normalized($0).absoluteString }
             })
+    }
+
+    /// Puts `resource` in place of the document (an embedded item's new state), keeping
+    /// everything else the response said.
+    mutating func replaceResource(_ resource: HALResource, cost: Int) {
+        state = ResourceState(
+            url: state.url, resource: resource, status: state.status, headers: state.headers, etag: state.etag,
+            lastModified: state.lastModified, isEmbedded: state.isEmbedded, isStale: state.isStale,
+            storedAt: state.storedAt)
+        self.cost = cost
     }
 
     /// Whether it needs a request before use at `now`.
