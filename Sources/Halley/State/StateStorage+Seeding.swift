@@ -97,7 +97,17 @@ extension StateStorage {
                 case .object(let copy): entries.append((rel, .object(rewriteCopy(copy, base: base))))
                 case .array(let copies):
                     entries.append(
-                        (rel, .array(copies.map { if case .object(let copy) = $0 { .object(rewriteCopy(copy, base: base)) } else { $0 } })))
+                        (
+                            rel,
+                            .array(
+                                copies.map {
+                                    if case .object(let copy) = $0 {
+                                        .object(rewriteCopy(copy, base: base))
+                                    } else {
+                                        $0
+                                    }
+                                })
+                        ))
                 default: entries.append((rel, value))
                 }
             }
