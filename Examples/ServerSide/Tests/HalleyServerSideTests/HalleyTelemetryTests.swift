@@ -33,7 +33,11 @@ import Tracing
         configuration.cache = ResponseCache()
         let manager = ResourceManager(requester: telemetry.requester(wrapping: recording), configuration: configuration)
 
-        let result = try await telemetry.withCallSpan("load traced shop") { options in
+        // A fresh counter for /flaky: its first request answers 503 in every run.
+        let stockID = UUID().uuidString
+        var options = CallOptions()
+        options.variables = ["stock": .string(stockID)]
+        let result = try await telemetry.withCallSpan("load traced shop", options: options) { options in
             try await manager.traverse(
                 server.url("/traced"), includes: ["[orders].customer", "stock", "supplier", "terms", "address"],
                 options: options)
@@ -80,7 +84,7 @@ import Tracing
         #expect(lastStart < firstEnd, "the two orders were fetched in parallel")
 
         // The retried attempt: 503, then 200 with a resend count of 1.
-        let stock = attemptSpans(to: "/flaky?id=telemetry-stock&failures=1")
+        let stock = attemptSpans(to: "/flaky?id=\(stockID)&failures=1")
             .sorted { $0.startInstant.nanosecondsSinceEpoch < $1.startInstant.nanosecondsSinceEpoch }
         #expect(stock.count == 2)
         #expect(stock.map { int($0, "http.response.status_code") } == [503, 200])
