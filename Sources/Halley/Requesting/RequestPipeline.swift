@@ -401,6 +401,7 @@ final class RequestPipeline: Sendable {
         var refreshed = false
         while true {
             var request = built.request
+            request.attempt = attempt
             if let cached {
                 if let etag = cached.etag { request.headers["If-None-Match"] = etag }
                 if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }

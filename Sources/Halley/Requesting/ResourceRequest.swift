@@ -49,6 +49,10 @@ public struct ResourceRequest: Sendable, Hashable {
     /// timings). Off by default: measuring costs a little on every request. ``CurlRequester``
     /// honours it; requesters that cannot measure ignore it.
     public var collectsMetrics = false
+    /// Which send of this request this is, from 1, set by the engine: a retry or the resend
+    /// after a credential refresh counts up, so a requester can tag its logs or spans with it
+    /// (OpenTelemetry's `http.request.resend_count` is `attempt - 1`). Not sent.
+    public var attempt = 1
 
     /// Creates a request.
     public init(

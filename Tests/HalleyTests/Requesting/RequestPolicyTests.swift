@@ -71,6 +71,17 @@ import Testing
         #expect(log.finished.map(\.attempt) == [1, 2, 3])
     }
 
+    @Test func theRequesterIsToldWhichAttemptItSends() async throws {
+        let requester = InMemoryRequester()
+        await requester.registerRecovering(base + "/flaky", after: 2)
+        var configuration = ResourceManager.Configuration()
+        configuration.retryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1))
+        _ = try await ResourceManager(requester: requester, configuration: configuration).resource(
+            from: Graph.url("/flaky"))
+        // What a tracing requester reads for `http.request.resend_count`.
+        #expect(await requester.requests.map(\.attempt) == [1, 2, 3])
+    }
+
     @Test func retryAfterAsAnHTTPDateIsHonoured() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let later = try #require(RetryPolicy.retryAfter("Tue, 14 Nov 2023 22:13:22 GMT", now: now))

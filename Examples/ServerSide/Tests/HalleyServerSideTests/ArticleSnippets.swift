@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// ServerSideSwift.md's blocks that need AsyncHTTPClient or swift-log, verbatim between
+// ServerSideSwift.md's blocks that need AsyncHTTPClient, swift-log or the tracing, verbatim between
 // `// snippet` and `// end snippet` (the root's SnippetSyncTests holds them to the article).
 // Everything else is scaffolding that runs them against the loopback server.
 import Foundation
@@ -30,5 +30,23 @@ import Testing
         // When the service stops:
         try await requester.shutdown()
         // end snippet
+    }
+
+    @Test func theArticlesTracingExampleRuns() async throws {
+        let shopURL = try await LoopbackServer.hal().url("/shop")
+        // snippet ServerSideSwift.md "HalleyTelemetry"
+        let telemetry = HalleyTelemetry()
+        let traced = ResourceManager(requester: telemetry.requester(wrapping: AsyncHTTPClientRequester()))
+
+        func tracedOrders() async throws -> JSONValue {
+            try await telemetry.withCallSpan("load orders") { options in
+                try await traced.resource(from: shopURL, includes: ["[orders].customer"], options: options)
+            }
+        }
+        // end snippet
+        let result = try await tracedOrders()
+        #expect(result["orders"]?[0]?["customer"]?["name"]?.stringValue == "Ada Lovelace")
+        let wrapped = try #require(traced.requester as? TracingRequester<AsyncHTTPClientRequester>)
+        try await wrapped.base.shutdown()
     }
 }
