@@ -26,6 +26,33 @@ import Testing
         #expect(await manager.resource(at: Graph.url("/orders/1")).current?.resource.state["status"] == "paid")
     }
 
+    @Test func aDocumentEmbeddingAnItemThatGotANewStateHoldsThatState() async throws {
+        let api = ScriptedAPI()
+        await api.serve(
+            "/orders",
+            Graph.resource(
+                "/orders",
+                embedded: ["item": [Graph.resource("/orders/1", ["status": "open"]), Graph.resource("/orders/2")]],
+                ["count": 2]),
+            headers: ["Cache-Control": "max-age=60", "ETag": "\"list-1\""])
+        await api.answerWrites(
+            "/orders/1", status: 200, headers: ["Content-Location": "/orders/1"],
+            json: Graph.resource("/orders/1", ["status": "paid"]))
+        let manager = await stateManager(api)
+        let list = manager.resource(at: Graph.url("/orders"))
+        _ = try await list.get()
+        _ = try await manager.resource(at: Graph.url("/orders/1")).put(.json(["status": "paid"]))
+        let state = try #require(await list.current)
+        let items = state.resource.embedded.resources(for: "item")
+        #expect(items.first?.state["status"] == "paid", "the list shows the edited item")
+        #expect(items.count == 2 && items.last?.links.selfLink?.href == "/orders/2", "the other item as it was")
+        #expect(state.resource.state["count"] == 2 && state.etag == "\"list-1\"", "the list's own members and ETag")
+        #expect(state.isStale == false)
+        // Its next read is still fresh: no request.
+        _ = try await list.get()
+        #expect(await api.requester.requestCount == 2, "GET /orders, PUT /orders/1")
+    }
+
     @Test func aDocumentEmbeddingAStaleItemHearsStale() async throws {
         let api = ScriptedAPI()
         await api.serve(
