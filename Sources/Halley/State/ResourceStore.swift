@@ -196,6 +196,20 @@ extension ResourceStore: ResponseRecording {
         freshResource(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
     }
 
+    func freshDocuments(at urls: [URL?], scopes: [[UInt8]?]) -> [HALResource?] {
+        var keys: [StateKey?] = []
+        keys.reserveCapacity(urls.count)
+        for (url, scope) in zip(urls, scopes) {
+            guard let url, let scope else {
+                keys.append(nil)
+                continue
+            }
+            keys.append(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+        }
+        let now = ContinuousClock.now
+        return storage.withLock { storage in keys.map { key in key.flatMap { storage.freshResource($0, at: now) } } }
+    }
+
     func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8]) {
         let normalized = URLNormalization.normalized(url)
         let key = StateKey(scope: scope, url: normalized.absoluteString)
