@@ -7,6 +7,9 @@ struct StateStorage: Sendable {
     /// For each normalised URL, the states that embed it or name it in an `inv-by` link:
     /// where its invalidation and its new states spread.
     private(set) var dependents: [String: Set<StateKey>] = [:]
+    /// For each normalised URL, the scopes that hold a state of it: a write's target found
+    /// without reading every state.
+    private var scopesOfURL: [String: Set<[UInt8]>] = [:]
     var bytes = 0
     private var clock: UInt64 = 0
     let maximumBytes: Int
@@ -42,6 +45,7 @@ struct StateStorage: Sendable {
         clock += 1
         stored.lastUsed = clock
         states[key] = stored
+        scopesOfURL[key.url, default: []].insert(key.scope)
         bytes += stored.cost
         for url in stored.embeds.union(stored.invalidatedBy) { dependents[url, default: []].insert(key) }
         evict(keeping: key)
@@ -51,6 +55,8 @@ struct StateStorage: Sendable {
     mutating func remove(_ key: StateKey) -> StoredState? {
         guard let removed = states.removeValue(forKey: key) else { return nil }
         bytes -= removed.cost
+        scopesOfURL[key.url]?.remove(key.scope)
+        if scopesOfURL[key.url]?.isEmpty == true { scopesOfURL[key.url] = nil }
         for url in removed.embeds.union(removed.invalidatedBy) {
             dependents[url]?.remove(key)
             if dependents[url]?.isEmpty == true { dependents[url] = nil }
@@ -60,7 +66,7 @@ struct StateStorage: Sendable {
 
     /// The keys of every scope's state of `url`.
     func keys(of url: String) -> [StateKey] {
-        states.keys.filter { $0.url == url }
+        (scopesOfURL[url] ?? []).map { StateKey(scope: $0, url: url) }
     }
 
     /// The states of `scope` that embed `url`.
