@@ -21,19 +21,21 @@ struct StateStorage: Sendable {
     }
 
     /// The state of `key`, marked as used.
+    /// One lookup of the key, and the state changed in place (not copied out and back).
     mutating func use(_ key: StateKey) -> StoredState? {
-        guard states[key] != nil else { return nil }
+        guard let index = states.index(forKey: key) else { return nil }
         clock += 1
-        states[key]?.lastUsed = clock
-        return states[key]
+        states.values[index].lastUsed = clock
+        return states.values[index]
     }
 
-    /// The document of `key` when it may be used with no request at `now`, marked as used.
+    /// The document of `key` when it may be used with no request at `now`, marked as used:
+    /// one lookup, and only the document copied out (a traversal asks for every resource).
     mutating func freshResource(_ key: StateKey, at now: ContinuousClock.Instant) -> HALResource? {
-        guard let stored = states[key], !stored.isStale(at: now) else { return nil }
+        guard let index = states.index(forKey: key), !states.values[index].isStale(at: now) else { return nil }
         clock += 1
-        states[key]?.lastUsed = clock
-        return stored.state.resource
+        states.values[index].lastUsed = clock
+        return states.values[index].state.resource
     }
 
     /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
