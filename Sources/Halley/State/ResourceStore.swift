@@ -164,9 +164,11 @@ public final class ResourceStore: Sendable {
     }
 
     func unsubscribe(_ mailbox: EventMailbox, from key: StateKey) {
+        // One lookup of the key: every consumer of an update ends with this, under one lock.
         subscribers.withLock { subscribers in
-            subscribers[key]?[ObjectIdentifier(mailbox)] = nil
-            if subscribers[key]?.isEmpty == true { subscribers[key] = nil }
+            guard let index = subscribers.index(forKey: key) else { return }
+            subscribers.values[index][ObjectIdentifier(mailbox)] = nil
+            if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         }
     }
 
