@@ -32,6 +32,8 @@ final class RequestPipeline: Sendable {
     /// of a call usually carries the same, and a SHA-256 per resource would cost more than
     /// reading a fresh state. Kept for the call only, as the call's headers are.
     private let lastScope = LockedValue<(names: Set<String>, credentials: [String], scope: [UInt8])?>(nil)
+    /// ``staticScope(of:_:)``'s two answers, once known (the call's headers never change).
+    private let staticScopes = LockedValue<(trusted: [UInt8]?, untrusted: [UInt8]?)>((nil, nil))
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     /// How fetched documents are parsed.
@@ -190,6 +192,46 @@ final class RequestPipeline: Sendable {
             read: { (response) throws(HalleyError) in try parsedDocument(response, includePath: includePath) })
     }
 
+    /// Whether ``storedDocuments(at:)`` can answer: a store, and requests whose credentials
+    /// follow from the call's headers alone (no header provider, no `configureRequest` hook
+    /// that could change them per request).
+    var readsStoreDirectly: Bool {
+        recorder != nil && headerProvider == nil && policy.configureRequest == nil
+    }
+
+    /// The documents at `urls` that a `GET` with no request would answer from the store (see
+    /// ``document(at:includePath:)``), read under one lock of the store, with no request built:
+    /// a traversal over fresh state asks for a whole relation at once. `nil` for each URL that
+    /// needs the full path (not stored, stale, a scheme the requester does not take, or no
+    /// URL); all `nil` unless ``readsStoreDirectly``. Emits nothing: the caller emits
+    /// `stateUsed` for the documents it uses.
+    func storedDocuments(at urls: [URL?]) -> [HALResource?] {
+        guard let recorder, readsStoreDirectly else { return Array(repeating: nil, count: urls.count) }
+        var scopes: [[UInt8]?] = []
+        scopes.reserveCapacity(urls.count)
+        for url in urls {
+            guard let url, (try? checkScheme(url, includePath: nil)) != nil else {
+                scopes.append(nil)
+                continue
+            }
+            scopes.append(staticScope(of: url, recorder))
+        }
+        return recorder.freshDocuments(at: urls, scopes: scopes)
+    }
+
+    /// The scope of a `GET` of `url` as ``build(_:)`` would make it with no provider or hook:
+    /// the credentials go to a trusted origin or to none, so two scopes cover every URL.
+    private func staticScope(of url: URL, _ recorder: any ResponseRecording) -> [UInt8] {
+        let trusted = credentialScope.trusts(url)
+        if let known = staticScopes.withLock({ trusted ? $0.trusted : $0.untrusted }) { return known }
+        let request = headed(Draft(url: url, method: .get, body: .none, includePath: nil, accept: nil), fields: headers)
+        let scope = stateScope(of: request, recorder)
+        staticScopes.withLock { scopes in
+            if trusted { scopes.trusted = scope } else { scopes.untrusted = scope }
+        }
+        return scope
+    }
+
     /// The store's fingerprint of `request`'s credentials, from ``lastScope`` when they are
     /// the last ones seen.
     private func stateScope(of request: ResourceRequest, _ recorder: any ResponseRecording) -> [UInt8] {
@@ -336,12 +378,6 @@ final class RequestPipeline: Sendable {
         // Read before the provider runs: a refresh that lands meanwhile makes this request's
         // credentials count as old, which at worst retries it once more with new ones.
         let generation = refresher?.generation ?? 0
-        var request = ResourceRequest(
-            url: draft.url, method: draft.method, includePath: draft.includePath,
-            timeout: timeout)
-        request.credentialScope = credentialScope
-        request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
         var fields = headers
         if let headerProvider {
             do {
@@ -353,17 +389,32 @@ final class RequestPipeline: Sendable {
                     message: "the header provider failed: \(error)", underlying: error)
             }
         }
-        fields.merge(policy.headers)
-        if !draft.headers.isEmpty { fields.merge(draft.headers) }
-        for field in fields where credentialScope.allows(field.name, to: draft.url) {
-            request.headers[field.name] = field.value
-        }
+        var request = headed(draft, fields: fields)
         if let (data, contentType) = draft.body.encoded {
             request.body = data
             request.headers["Content-Type"] = contentType
         }
         if let configure = policy.configureRequest { try await configure(&request) }
         return Built(request: request, generation: generation)
+    }
+
+    /// `draft` as a request with `fields` (the manager's and the provider's headers), then the
+    /// policy's and the draft's, each credential only where the scope lets it go: what
+    /// ``build(_:)`` does before the body and the `configureRequest` hook.
+    private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
+        var fields = fields
+        var request = ResourceRequest(
+            url: draft.url, method: draft.method, includePath: draft.includePath,
+            timeout: timeout)
+        request.credentialScope = credentialScope
+        request.maxBodyBytes = maxBodyBytes
+        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
+        fields.merge(policy.headers)
+        if !draft.headers.isEmpty { fields.merge(draft.headers) }
+        for field in fields where credentialScope.allows(field.name, to: draft.url) {
+            request.headers[field.name] = field.value
+        }
+        return request
     }
 
     // MARK: Exchanging

@@ -9,6 +9,9 @@ protocol ResponseRecording: AnyObject, Sendable {
     /// The stored document a `GET` of `url` with credentials `scope` may use with no request:
     /// stored, and fresh.
     func freshDocument(at url: URL, scope: [UInt8]) -> HALResource?
+    /// ``freshDocument(at:scope:)`` for each of `urls` with the scope at the same index, read
+    /// under one lock; `nil` where the URL or the scope is.
+    func freshDocuments(at urls: [URL?], scopes: [[UInt8]?]) -> [HALResource?]
     /// Keeps a document fetched from `url` with credentials `scope` (and the embedded
     /// resources it seeds).
     func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8])

@@ -9,7 +9,7 @@ import Foundation
 final class EventMailbox: Sendable {
     private struct State {
         var pending: [ResourceEvent] = []
-        var waiter: CheckedContinuation<ResourceEvent?, Never>?
+        var waiter: UnsafeContinuation<ResourceEvent?, Never>?
         var isFinished = false
     }
 
@@ -17,7 +17,7 @@ final class EventMailbox: Sendable {
 
     /// Hands `event` to the waiting consumer, or keeps it in place of a pending one of its kind.
     func deliver(_ event: ResourceEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<ResourceEvent?, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<ResourceEvent?, Never>? in
             guard !state.isFinished else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -33,7 +33,9 @@ final class EventMailbox: Sendable {
     /// The next event; `nil` once finished or when the calling task is cancelled.
     func next() async -> ResourceEvent? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // Unchecked: the waiter is taken out under the lock by whoever resumes it, so it is
+            // resumed exactly once, and the checked kind costs an allocation per event.
+            await withUnsafeContinuation { continuation in
                 let ready = state.withLock { state -> ResourceEvent?? in
                     if state.isFinished || Task.isCancelled {
                         state.isFinished = true
@@ -52,7 +54,7 @@ final class EventMailbox: Sendable {
 
     /// Ends the consumer's sequence.
     func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<ResourceEvent?, Never>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<ResourceEvent?, Never>? in
             state.isFinished = true
             state.pending = []
             defer { state.waiter = nil }

@@ -164,9 +164,11 @@ public final class ResourceStore: Sendable {
     }
 
     func unsubscribe(_ mailbox: EventMailbox, from key: StateKey) {
+        // One lookup of the key: every consumer of an update ends with this, under one lock.
         subscribers.withLock { subscribers in
-            subscribers[key]?[ObjectIdentifier(mailbox)] = nil
-            if subscribers[key]?.isEmpty == true { subscribers[key] = nil }
+            guard let index = subscribers.index(forKey: key) else { return }
+            subscribers.values[index][ObjectIdentifier(mailbox)] = nil
+            if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         }
     }
 
@@ -194,6 +196,20 @@ extension ResourceStore: ResponseRecording {
 
     func freshDocument(at url: URL, scope: [UInt8]) -> HALResource? {
         freshResource(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+    }
+
+    func freshDocuments(at urls: [URL?], scopes: [[UInt8]?]) -> [HALResource?] {
+        var keys: [StateKey?] = []
+        keys.reserveCapacity(urls.count)
+        for (url, scope) in zip(urls, scopes) {
+            guard let url, let scope else {
+                keys.append(nil)
+                continue
+            }
+            keys.append(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+        }
+        let now = ContinuousClock.now
+        return storage.withLock { storage in keys.map { key in key.flatMap { storage.freshResource($0, at: now) } } }
     }
 
     func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8]) {

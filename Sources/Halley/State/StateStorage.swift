@@ -7,6 +7,9 @@ struct StateStorage: Sendable {
     /// For each normalised URL, the states that embed it or name it in an `inv-by` link:
     /// where its invalidation and its new states spread.
     private(set) var dependents: [String: Set<StateKey>] = [:]
+    /// For each normalised URL, the scopes that hold a state of it: a write's target found
+    /// without reading every state.
+    private var scopesOfURL: [String: Set<[UInt8]>] = [:]
     var bytes = 0
     private var clock: UInt64 = 0
     let maximumBytes: Int
@@ -18,19 +21,21 @@ struct StateStorage: Sendable {
     }
 
     /// The state of `key`, marked as used.
+    /// One lookup of the key, and the state changed in place (not copied out and back).
     mutating func use(_ key: StateKey) -> StoredState? {
-        guard states[key] != nil else { return nil }
+        guard let index = states.index(forKey: key) else { return nil }
         clock += 1
-        states[key]?.lastUsed = clock
-        return states[key]
+        states.values[index].lastUsed = clock
+        return states.values[index]
     }
 
-    /// The document of `key` when it may be used with no request at `now`, marked as used.
+    /// The document of `key` when it may be used with no request at `now`, marked as used:
+    /// one lookup, and only the document copied out (a traversal asks for every resource).
     mutating func freshResource(_ key: StateKey, at now: ContinuousClock.Instant) -> HALResource? {
-        guard let stored = states[key], !stored.isStale(at: now) else { return nil }
+        guard let index = states.index(forKey: key), !states.values[index].isStale(at: now) else { return nil }
         clock += 1
-        states[key]?.lastUsed = clock
-        return stored.state.resource
+        states.values[index].lastUsed = clock
+        return states.values[index].state.resource
     }
 
     /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
@@ -42,6 +47,7 @@ struct StateStorage: Sendable {
         clock += 1
         stored.lastUsed = clock
         states[key] = stored
+        scopesOfURL[key.url, default: []].insert(key.scope)
         bytes += stored.cost
         for url in stored.embeds.union(stored.invalidatedBy) { dependents[url, default: []].insert(key) }
         evict(keeping: key)
@@ -51,6 +57,8 @@ struct StateStorage: Sendable {
     mutating func remove(_ key: StateKey) -> StoredState? {
         guard let removed = states.removeValue(forKey: key) else { return nil }
         bytes -= removed.cost
+        scopesOfURL[key.url]?.remove(key.scope)
+        if scopesOfURL[key.url]?.isEmpty == true { scopesOfURL[key.url] = nil }
         for url in removed.embeds.union(removed.invalidatedBy) {
             dependents[url]?.remove(key)
             if dependents[url]?.isEmpty == true { dependents[url] = nil }
@@ -60,7 +68,7 @@ struct StateStorage: Sendable {
 
     /// The keys of every scope's state of `url`.
     func keys(of url: String) -> [StateKey] {
-        states.keys.filter { $0.url == url }
+        (scopesOfURL[url] ?? []).map { StateKey(scope: $0, url: url) }
     }
 
     /// The states of `scope` that embed `url`.

@@ -131,6 +131,30 @@ final class FetchTable: Sendable {
 
     /// Stores the owner's result and hands it to every waiting branch; when the owner was
     /// cancelled, the URL is free again and the waiters get ``OwnerCancelled``.
+    /// ``join(_:url:includePath:)`` then ``finish(_:with:)`` for each key of `keys` whose
+    /// document `documents` holds (answered by the resource store, with no request), under
+    /// one lock: each new key is counted against ``maxRequests`` as a fetch would be. Per
+    /// index: the document and whether this call claimed it, or a key's earlier answer; `nil`
+    /// where the usual way must decide (no document, a fetch in flight, a failure, the limit).
+    func adopt(_ keys: [String?], documents: [HALResource?]) -> [(document: HALResource, isNew: Bool)?] {
+        let maxRequests = self.maxRequests
+        return state.withLock { state in
+            zip(keys, documents).map { key, document -> (document: HALResource, isNew: Bool)? in
+                guard let key, let document else { return nil }
+                switch state.entries[key] {
+                case .finished(.success(let earlier))?:
+                    return (earlier, false)
+                case nil where state.requestCount < maxRequests:
+                    state.entries[key] = .finished(.success(document))
+                    state.requestCount += 1
+                    return (document, true)
+                default:
+                    return nil
+                }
+            }
+        }
+    }
+
     func finish(_ key: String, with result: Result<HALResource, any Error>) {
         // A fail-fast sibling's failure cancels the owner's branch, not the branches that wait
         // for it elsewhere in the tree: storing the cancellation would fail them with it, and a

@@ -49,6 +49,23 @@ final class TraversalContext: Sendable {
 
     // MARK: Documents
 
+    /// Whether ``storedDocuments(at:)`` may answer: a resource store read with no request
+    /// built, and no table shared with sibling calls.
+    var readsStoreDirectly: Bool { shared == nil && pipeline.readsStoreDirectly }
+
+    /// What ``document(at:includePath:)`` would answer for each of `urls` from fresh stored
+    /// state, found under one lock of the store and one of the table (a relation over fresh
+    /// state needs no task, frame or lock per resource); `nil` where the usual way must go.
+    func storedDocuments(at urls: [URL?]) -> [HALResource?] {
+        let stored = pipeline.storedDocuments(at: urls)
+        guard stored.contains(where: { $0 != nil }) else { return stored }
+        let adopted = table.adopt(urls.map { $0?.absoluteString }, documents: stored)
+        for (url, adopted) in zip(urls, adopted) {
+            if let url, adopted?.isNew == true { emit(.stateUsed(url: url)) }
+        }
+        return adopted.map { $0?.document }
+    }
+
     /// The document at `url`, requested at most once per call.
     ///
     /// A failure is reported at the caller's own include path, also when another branch

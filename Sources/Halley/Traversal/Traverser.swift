@@ -212,10 +212,24 @@ struct Traverser: Sendable {
         let context = self.context
         context.table.reserve(min(links.count, context.table.remainingRequests))
         let targets = context.resolver.targets(in: resource, variables: variables, queryItems: queryItems)
-        let results = try await orderedMap(links) { link -> JSONObject? in
+        // Fresh stored state answers at once; only the rest takes the fetch machinery.
+        var stored: [HALResource?] = []
+        if context.readsStoreDirectly {
+            stored = context.storedDocuments(at: links.map { try? targets.url(of: $0, includePath: includePath) })
+            if nodes.isEmpty, stored.allSatisfy({ $0 != nil }) {
+                try Task.checkCancellation()
+                return stored.compactMap { $0?.json }
+            }
+        }
+        let results = try await orderedMap(Array(links.indices)) { [stored] index -> JSONObject? in
             do {
-                let url = try targets.url(of: link, includePath: includePath)
-                let document = try await context.document(at: url, includePath: includePath)
+                let document: HALResource
+                if index < stored.count, let answered = stored[index] {
+                    document = answered
+                } else {
+                    let url = try targets.url(of: links[index], includePath: includePath)
+                    document = try await context.document(at: url, includePath: includePath)
+                }
                 // A leaf needs nothing merged: skip the call (and its frame) for each of them.
                 return nodes.isEmpty ? document.json : try await merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {
