@@ -400,13 +400,20 @@ final class RequestPipeline: Sendable {
         var tries = 1
         var refreshed = false
         while true {
-            var request = built.request
-            request.attempt = attempt
-            if let cached {
-                if let etag = cached.etag { request.headers["If-None-Match"] = etag }
-                if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
+            let outcome: Attempt
+            if cached == nil, built.request.attempt == attempt {
+                // Nearly every request goes as built: no copy of it (a dozen references) to change.
+                outcome = try await attemptOnce(built.request, attempt: attempt)
+            } else {
+                var request = built.request
+                request.attempt = attempt
+                if let cached {
+                    if let etag = cached.etag { request.headers["If-None-Match"] = etag }
+                    if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
+                }
+                outcome = try await attemptOnce(request, attempt: attempt)
             }
-            switch try await attemptOnce(request, attempt: attempt) {
+            switch outcome {
             case .response(let response):
                 // The 304 answers for the body this request was made with: `cached` holds it for
                 // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
