@@ -255,7 +255,7 @@ final class RequestPipeline: Sendable {
         let url = draft.url
         let includePath = draft.includePath
         try checkScheme(url, includePath: includePath)
-        let first = try await build(draft)
+        let first = buildsSynchronously ? builtNow(draft) : try await build(draft)
         if let reusing, let reused = reusing(first.request) { return reused }
         do {
             let response = try await exchange(draft, first: first)
@@ -336,12 +336,6 @@ final class RequestPipeline: Sendable {
         // Read before the provider runs: a refresh that lands meanwhile makes this request's
         // credentials count as old, which at worst retries it once more with new ones.
         let generation = refresher?.generation ?? 0
-        var request = ResourceRequest(
-            url: draft.url, method: draft.method, includePath: draft.includePath,
-            timeout: timeout)
-        request.credentialScope = credentialScope
-        request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
         var fields = headers
         if let headerProvider {
             do {
@@ -353,6 +347,30 @@ final class RequestPipeline: Sendable {
                     message: "the header provider failed: \(error)", underlying: error)
             }
         }
+        var request = assembled(draft, fields: fields)
+        if let configure = policy.configureRequest { try await configure(&request) }
+        return Built(request: request, generation: generation)
+    }
+
+    /// Whether ``build(_:)`` has nothing to await (no header provider, no configurator), so
+    /// ``builtNow(_:)`` does the same without an async frame.
+    private var buildsSynchronously: Bool { headerProvider == nil && policy.configureRequest == nil }
+
+    /// ``build(_:)`` for a pipeline that ``buildsSynchronously``.
+    private func builtNow(_ draft: Draft) -> Built {
+        Built(request: assembled(draft, fields: headers), generation: refresher?.generation ?? 0)
+    }
+
+    /// The request of `draft` with the manager's and the provider's `fields`, then the call's
+    /// (credential ones only for trusted origins), and the body.
+    private func assembled(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
+        var request = ResourceRequest(
+            url: draft.url, method: draft.method, includePath: draft.includePath,
+            timeout: timeout)
+        request.credentialScope = credentialScope
+        request.maxBodyBytes = maxBodyBytes
+        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
+        var fields = fields
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
@@ -362,8 +380,7 @@ final class RequestPipeline: Sendable {
             request.body = data
             request.headers["Content-Type"] = contentType
         }
-        if let configure = policy.configureRequest { try await configure(&request) }
-        return Built(request: request, generation: generation)
+        return request
     }
 
     // MARK: Exchanging
