@@ -129,7 +129,23 @@ public struct HALResource: Sendable, Hashable {
         let links: Links
         let forms: HALForms
         let embedded: EmbeddedResources
-        switch object["_links"] {
+        // HAL's own members in one pass (each key is there once): three lookups scanned every
+        // member three times, and the other members start with "_" rarely.
+        var linksValue: JSONValue?
+        var templatesValue: JSONValue?
+        var embeddedValue: JSONValue?
+        for position in 0..<object.count {
+            let key = object.key(atPosition: position)
+            guard key.utf8.first == UInt8(ascii: "_") else { continue }
+            if key.hasSameCodeUnits(as: "_links") {
+                linksValue = object.value(atPosition: position)
+            } else if key.hasSameCodeUnits(as: "_embedded") {
+                embeddedValue = object.value(atPosition: position)
+            } else if key.hasSameCodeUnits(as: "_templates") {
+                templatesValue = object.value(atPosition: position)
+            }
+        }
+        switch linksValue {
         case nil, .null?:
             links = Links(scope: scope)
         case .object(let linksObject)?:
@@ -141,7 +157,7 @@ public struct HALResource: Sendable, Hashable {
                 code: .linksNotObject, path: JSONPath.appending(.key("_links"), to: path),
                 message: "_links is \(other.kindWithArticle), not an object")
         }
-        switch object["_templates"] {
+        switch templatesValue {
         case nil, .null?:
             forms = HALForms()
         case let templates?:
@@ -150,7 +166,7 @@ public struct HALResource: Sendable, Hashable {
         }
         var base = Base.document(baseURL)
         if let selfLink = links.selfLink, !selfLink.isTemplated { base = .selfLink(selfLink.href, document: baseURL) }
-        switch object["_embedded"] {
+        switch embeddedValue {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)
         case .object(let embeddedObject)?:

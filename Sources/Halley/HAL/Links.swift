@@ -179,7 +179,13 @@ public struct Links: Sendable, Hashable {
     }
 
     private func position(of rel: LinkRelation, in object: JSONObject) -> Int? {
-        scope.match(rel.rawValue, in: (0..<object.count).lazy.map { object.key(atPosition: $0) })
+        // The same spelling first, read in place: the view of the keys below allocates its
+        // closure's context, once per document for the `self` link alone.
+        let name = rel.rawValue
+        for position in 0..<object.count where object.key(atPosition: position).hasSameCodeUnits(as: name) {
+            return position
+        }
+        return scope.match(name, in: (0..<object.count).lazy.map { object.key(atPosition: $0) })
     }
 
     /// All links of `rel`; `nil` when the resource has no such relation (as in the original

@@ -67,6 +67,11 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     public subscript(name: String) -> String? {
         get { fields.first { sameName($0.name, name) }?.value }
         set {
+            // Every request starts empty and gets its `Accept` here: no scan, no generic insert.
+            if fields.isEmpty {
+                if let newValue { fields = [Field(name: name, value: newValue)] }
+                return
+            }
             let position = fields.firstIndex { sameName($0.name, name) }
             fields.removeAll { sameName($0.name, name) }
             if let newValue {

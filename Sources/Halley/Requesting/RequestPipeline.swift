@@ -297,7 +297,7 @@ final class RequestPipeline: Sendable {
         let url = draft.url
         let includePath = draft.includePath
         try checkScheme(url, includePath: includePath)
-        let first = try await build(draft)
+        let first = buildsSynchronously ? builtNow(draft) : try await build(draft)
         if let reusing, let reused = reusing(first.request) { return reused }
         do {
             let response = try await exchange(draft, first: first)
@@ -389,13 +389,29 @@ final class RequestPipeline: Sendable {
                     message: "the header provider failed: \(error)", underlying: error)
             }
         }
+        var request = assembled(draft, fields: fields)
+        if let configure = policy.configureRequest { try await configure(&request) }
+        return Built(request: request, generation: generation)
+    }
+
+    /// Whether ``build(_:)`` has nothing to await (no header provider, no configurator), so
+    /// ``builtNow(_:)`` does the same without an async frame.
+    private var buildsSynchronously: Bool { headerProvider == nil && policy.configureRequest == nil }
+
+    /// ``build(_:)`` for a pipeline that ``buildsSynchronously``.
+    private func builtNow(_ draft: Draft) -> Built {
+        Built(request: assembled(draft, fields: headers), generation: refresher?.generation ?? 0)
+    }
+
+    /// The request of `draft` with the manager's and the provider's `fields`, then the call's
+    /// (credential ones only for trusted origins), and the body.
+    private func assembled(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
         var request = headed(draft, fields: fields)
         if let (data, contentType) = draft.body.encoded {
             request.body = data
             request.headers["Content-Type"] = contentType
         }
-        if let configure = policy.configureRequest { try await configure(&request) }
-        return Built(request: request, generation: generation)
+        return request
     }
 
     /// `draft` as a request with `fields` (the manager's and the provider's headers), then the
@@ -451,13 +467,20 @@ final class RequestPipeline: Sendable {
         var tries = 1
         var refreshed = false
         while true {
-            var request = built.request
-            request.attempt = attempt
-            if let cached {
-                if let etag = cached.etag { request.headers["If-None-Match"] = etag }
-                if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
+            let outcome: Attempt
+            if cached == nil, built.request.attempt == attempt {
+                // Nearly every request goes as built: no copy of it (a dozen references) to change.
+                outcome = try await attemptOnce(built.request, attempt: attempt)
+            } else {
+                var request = built.request
+                request.attempt = attempt
+                if let cached {
+                    if let etag = cached.etag { request.headers["If-None-Match"] = etag }
+                    if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
+                }
+                outcome = try await attemptOnce(request, attempt: attempt)
             }
-            switch try await attemptOnce(request, attempt: attempt) {
+            switch outcome {
             case .response(let response):
                 // The 304 answers for the body this request was made with: `cached` holds it for
                 // the exchange, so an entry evicted meanwhile by a concurrent call still has it.

@@ -4,7 +4,11 @@
 /// rather than an actor: a permit that is free is taken without a hop to another executor,
 /// which is every request of a call that stays under its limit.
 final class AsyncSemaphore: Sendable {
-    private typealias Waiter = (id: Int, continuation: CheckedContinuation<Void, any Error>)
+    /// Unsafe rather than checked: a checked continuation allocates a canary per wait, and
+    /// under a saturated limit every request waits here once. Each continuation is resumed
+    /// exactly once: by whoever takes it out of `waiters` under the lock (a release or the
+    /// cancellation handler), or at once when it never enters the queue.
+    private typealias Waiter = (id: Int, continuation: UnsafeContinuation<Void, any Error>)
 
     private struct State {
         var available: Int
@@ -46,9 +50,10 @@ final class AsyncSemaphore: Sendable {
         }
         guard let id else { return }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state -> Bool in
-                    if state.cancelledEarly.remove(id) != nil { return true }
+                    // Checked for emptiness first: removing from an empty set still hashes.
+                    if !state.cancelledEarly.isEmpty, state.cancelledEarly.remove(id) != nil { return true }
                     state.waiters.append((id, continuation))
                     return false
                 }
@@ -58,7 +63,9 @@ final class AsyncSemaphore: Sendable {
             cancelWaiter(id)
         }
         // A cancellation that raced with being served left its mark unread.
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
+        state.withLock { state in
+            if !state.cancelledEarly.isEmpty { state.cancelledEarly.remove(id) }
+        }
     }
 
     func release() {

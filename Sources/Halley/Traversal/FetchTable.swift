@@ -48,24 +48,26 @@ final class FetchTable: Sendable {
     /// Whether `key` is already claimed (in flight or finished): joining it sends nothing.
     func isClaimed(_ key: String) -> Bool { state.withLock { $0.entries[key] != nil } }
 
-    private enum Join {
-        case finished(Result<HALResource, any Error>)
-        case wait
-        case fetch
-        case overLimit
+    /// What ``claim(_:url:includePath:)`` found for a key.
+    enum Claim {
+        /// The key's document, already fetched.
+        case finished(HALResource)
+        /// The caller is the first to ask: it must fetch the document, then call
+        /// ``finish(_:with:)``.
+        case owned
+        /// Another branch is fetching it: ``join(_:url:includePath:)`` waits for it.
+        case inFlight
     }
 
-    /// Either the document of `key` (waiting for the request in flight, if any), or `nil`
-    /// when the caller is the first to ask and must fetch it, then call ``finish(_:with:)``.
+    /// ``join(_:url:includePath:)`` without waiting: nearly every key of a traversal is new,
+    /// and deciding that needs no suspension point (each one costs an async frame per
+    /// resource).
     ///
-    /// A waiting branch that is cancelled stops waiting at once (`CancellationError`): a
-    /// fail-fast call must not wait for a request that another branch sent.
-    ///
-    /// - Throws: The stored failure of an earlier request, ``OwnerCancelled``, or
+    /// - Throws: The stored failure of an earlier request, or
     ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
-    func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
+    func claim(_ key: String, url: URL, includePath: String?) throws -> Claim {
         let maxRequests = self.maxRequests
-        let step = state.withLock { state -> Join in
+        let step = state.withLock { state -> Step in
             // Nearly every key is new: claim it with one lookup, and put back what was there.
             if state.requestCount < maxRequests {
                 guard let existing = state.entries.updateValue(.inFlight([]), forKey: key) else {
@@ -84,14 +86,40 @@ final class FetchTable: Sendable {
         }
         switch step {
         case .finished(let result):
-            return try result.get()
+            return .finished(try result.get())
         case .fetch:
-            return nil
+            return .owned
+        case .wait:
+            return .inFlight
         case .overLimit:
             throw HalleyError(
                 code: .limitExceeded, includePath: includePath, url: url,
                 message: "the call would send more than \(maxRequests) requests")
-        case .wait:
+        }
+    }
+
+    private enum Step {
+        case finished(Result<HALResource, any Error>)
+        case wait
+        case fetch
+        case overLimit
+    }
+
+    /// Either the document of `key` (waiting for the request in flight, if any), or `nil`
+    /// when the caller is the first to ask and must fetch it, then call ``finish(_:with:)``.
+    ///
+    /// A waiting branch that is cancelled stops waiting at once (`CancellationError`): a
+    /// fail-fast call must not wait for a request that another branch sent.
+    ///
+    /// - Throws: The stored failure of an earlier request, ``OwnerCancelled``, or
+    ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
+    func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
+        switch try claim(key, url: url, includePath: includePath) {
+        case .finished(let document):
+            return document
+        case .owned:
+            return nil
+        case .inFlight:
             let id = state.withLock { state -> Int in
                 state.nextWaiter += 1
                 return state.nextWaiter

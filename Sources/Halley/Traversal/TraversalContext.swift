@@ -72,7 +72,23 @@ final class TraversalContext: Sendable {
     /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
-        if let document = try await Self.join(table, key: key, url: url, includePath: includePath) { return document }
+        // Claimed without a suspension point: only a URL another branch is fetching waits.
+        let claim: FetchTable.Claim
+        do {
+            claim = try table.claim(key, url: url, includePath: includePath)
+        } catch let error as HalleyError where error.includePath != includePath {
+            throw error.at(includePath: includePath)
+        }
+        switch claim {
+        case .finished(let document):
+            return document
+        case .inFlight:
+            if let document = try await Self.join(table, key: key, url: url, includePath: includePath) {
+                return document
+            }
+        case .owned:
+            break
+        }
         let result: Result<HALResource, any Error>
         do {
             if let shared {
