@@ -7,7 +7,7 @@ import Halley
 import HalleyTesting
 import Testing
 
-func resourceStateOverview() -> ResourceManager {
+@MainActor func resourceStateOverview() -> ResourceManager {
     // snippet KeepingResourceState.md "Overview"
     var configuration = ResourceManager.Configuration()
     configuration.store = ResourceStore(maximumBytes: 20_000_000)   // bounded; least recently used first
@@ -60,7 +60,7 @@ func editFromTheList(_ manager: ResourceManager) async throws -> (list: Resource
     #expect(api.requestLines == ["GET /orders", "PATCH /orders/7"], "no refetch")
 }
 
-func watchSnippet(_ order: ResourceHandle) -> Task<Void, Never> {
+@MainActor func watchSnippet(_ order: ResourceHandle) -> Task<Void, Never> {
     // snippet KeepingResourceState.md "Events"
     func watch(_ order: ResourceHandle) -> Task<Void, Never> {
         Task {

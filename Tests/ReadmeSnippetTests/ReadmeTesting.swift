@@ -37,9 +37,9 @@ func readmeStubFaults(api: StubAPI, fixtures: URL) async throws {
     // end snippet
 }
 
-/// Compiled, not run: it names api.example.com (ResourceStateSnippets and the State suites run
-/// the same calls).
-func readmeResourceState() async throws {
+/// Compiled in main-actor code (as an app calls it), not run: it names api.example.com
+/// (ResourceStateSnippets and the State suites run the same calls).
+@MainActor func readmeResourceState() async throws {
     // snippet README.md "Resource state"
     var configuration = ResourceManager.Configuration()
     configuration.store = ResourceStore(maximumBytes: 20_000_000)
