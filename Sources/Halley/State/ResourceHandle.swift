@@ -133,7 +133,11 @@ public struct ResourceHandle: Sendable, Hashable {
         if let document { return store.storeFetched(document, response: response, key: key, url: url) }
         guard let held else {
             // Only a request with validators accepts a 304, and those come from `held`.
-            throw HalleyError(code: .http, url: url, message: "HTTP 304 to a request that had no validators")
+            throw HalleyError(
+                code: .http, url: url,
+                message:
+                    "the server answered 304 Not Modified to a request without validators, and nothing is stored to reuse"
+            )
         }
         return store.confirm(held, key: key, notModified: response)
     }
