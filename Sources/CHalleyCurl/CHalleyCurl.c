@@ -6,8 +6,11 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // libcurl's `CURLMsg`: an enum, the easy handle, and a union of a pointer and a CURLcode.
 typedef struct {
@@ -52,6 +55,8 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
 static char load_reason[256] = "";
+
+static void stop_loops_at_exit(void);
 
 static void *find(void *library, const char *name) {
     void *symbol = dlsym(library, name);
@@ -101,6 +106,9 @@ static void load(void) {
         snprintf(load_reason, sizeof load_reason, "curl_global_init failed with CURLcode %d", code);
         return;
     }
+    // Registered after curl_global_init, which initialised OpenSSL and registered its own
+    // clean-up: exit handlers run in reverse order, so the loops end before OpenSSL does.
+    atexit(stop_loops_at_exit);
     loaded = 1;
 }
 
@@ -236,4 +244,83 @@ int halley_curl_multi_next_done(halley_curl_multi *multi, halley_curl_easy **eas
         }
     }
     return 0;
+}
+
+// MARK: Loop threads and the process's exit
+//
+// OpenSSL frees its global locks in its exit handler. A loop thread still closing TLS
+// connections at that moment (the last requester released just before `exit`, as a
+// command-line tool does) would use freed locks and crash. So the exit handler below tells
+// every running loop to stop and waits, for a bounded time, until each has cleaned up.
+
+static pthread_mutex_t loops_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t loops_changed = PTHREAD_COND_INITIALIZER;
+/// The multi handles of the running loops that still accept wake-ups (under `loops_lock`).
+static halley_curl_multi **loops = NULL;
+static size_t loops_count = 0;
+static size_t loops_capacity = 0;
+/// Loops that began and have not ended, waking or not (under `loops_lock`).
+static size_t loops_running = 0;
+static atomic_int process_exiting = 0;
+/// Whether this thread is a loop thread: its own `exit` must not wait for itself.
+static _Thread_local int on_loop_thread = 0;
+
+int halley_curl_loop_began(halley_curl_multi *multi) {
+    pthread_mutex_lock(&loops_lock);
+    if (loops_count == loops_capacity) {
+        size_t capacity = loops_capacity == 0 ? 4 : loops_capacity * 2;
+        halley_curl_multi **grown = realloc(loops, capacity * sizeof *loops);
+        if (grown != NULL) {
+            loops = grown;
+            loops_capacity = capacity;
+        }
+    }
+    // Without room (no memory), the loop still runs and is still waited for; the exit
+    // handler only cannot wake it before its poll times out.
+    if (loops_count < loops_capacity) {
+        loops[loops_count++] = multi;
+    }
+    loops_running++;
+    on_loop_thread = 1;
+    pthread_mutex_unlock(&loops_lock);
+    return atomic_load_explicit(&process_exiting, memory_order_relaxed) ? 0 : 1;
+}
+
+int halley_curl_process_exiting(void) { return atomic_load_explicit(&process_exiting, memory_order_relaxed); }
+
+void halley_curl_loop_closing(halley_curl_multi *multi) {
+    pthread_mutex_lock(&loops_lock);
+    for (size_t index = 0; index < loops_count; index++) {
+        if (loops[index] == multi) {
+            loops[index] = loops[--loops_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&loops_lock);
+}
+
+void halley_curl_loop_ended(void) {
+    pthread_mutex_lock(&loops_lock);
+    loops_running--;
+    pthread_cond_broadcast(&loops_changed);
+    pthread_mutex_unlock(&loops_lock);
+}
+
+static void stop_loops_at_exit(void) {
+    pthread_mutex_lock(&loops_lock);
+    atomic_store_explicit(&process_exiting, 1, memory_order_relaxed);
+    // A loop removes its handle under this lock before cleaning it up, so each is valid here.
+    for (size_t index = 0; index < loops_count; index++) {
+        curl.multi_wakeup(loops[index]);
+    }
+    // Bounded: a loop stuck in a callback must not hold the process open.
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 2;
+    while (loops_running > (size_t)on_loop_thread) {
+        if (pthread_cond_timedwait(&loops_changed, &loops_lock, &deadline) != 0) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&loops_lock);
 }

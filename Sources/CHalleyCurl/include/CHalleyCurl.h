@@ -72,4 +72,16 @@ int halley_curl_multi_wakeup(halley_curl_multi *multi);
 /// `result` (a CURLcode), or returns 0 when there is none.
 int halley_curl_multi_next_done(halley_curl_multi *multi, halley_curl_easy **easy, int *result);
 
+/// A loop thread of `multi` starts: until ``halley_curl_loop_closing`` the process's exit
+/// wakes it, and until ``halley_curl_loop_ended`` the exit waits for it (at most 2 s), so
+/// that no loop is still using OpenSSL when OpenSSL's own exit handler frees it. Returns 0
+/// when the process is already exiting (the loop should stop at once), 1 otherwise.
+int halley_curl_loop_began(halley_curl_multi *multi);
+/// 1 once the process's exit has begun: every loop should stop.
+int halley_curl_process_exiting(void);
+/// The loop is about to clean up `multi`: no more wake-ups from the exit handler.
+void halley_curl_loop_closing(halley_curl_multi *multi);
+/// The loop has cleaned up everything it held.
+void halley_curl_loop_ended(void);
+
 #endif

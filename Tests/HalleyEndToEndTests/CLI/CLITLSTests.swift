@@ -39,6 +39,27 @@ import Testing
         #expect(try trusted.json()["item"]?[1]?["id"] == 2)
     }
 
+    /// Regression: the tool exited while libcurl's thread was still closing its TLS
+    /// connections, and OpenSSL's exit handler freed the locks that thread was using (a
+    /// SIGSEGV in `SSL_CTX_free`, seen under ThreadSanitizer). Every run ends cleanly now.
+    @Test func theToolEndsCleanlyRightAfterItsLastTLSTransfer() async throws {
+        let nginx = try await TLSLab.nginx()
+        let certificates = try await TLSLab.certificates()
+        let arguments = [
+            "get", nginx.https("/root").absoluteString, "--include", "[item]", "--cacert", certificates.path("ca.pem"),
+        ]
+        for _ in 0..<12 {
+            let results = try await withThrowingTaskGroup(of: CLIResult.self) { group in
+                for _ in 0..<4 { group.addTask { try await run(arguments) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for result in results {
+                #expect(result.status == 0 && !result.crashed, "\(result)")
+                #expect(!result.stderr.contains("Sanitizer"), "\(result)")
+            }
+        }
+    }
+
     @Test func certAndKeyAnswerAMutualTLSServer() async throws {
         let nginx = try await TLSLab.nginx()
         let certificates = try await TLSLab.certificates()

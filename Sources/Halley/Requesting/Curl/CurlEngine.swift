@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Lifetime: the thread starts with the first transfer and holds the engine until it ends;
 /// ``stop()`` (called when the last copy of the requester goes away) ends it, and the multi
-/// handle is cleaned up on that thread.
+/// handle is cleaned up on that thread. The process's exit ends it too, and waits for it:
+/// OpenSSL's exit handler must not free what the thread is still closing connections with.
 final class CurlEngine: Sendable {
     /// A command for the loop thread.
     enum Command: Sendable {
@@ -189,10 +190,12 @@ private final class CurlLoop {
     }
 
     func run() {
+        // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
+        let exitingAtStart = halley_curl_loop_began(multi) == 0
         while true {
             let (commands, stopping) = engine.takeCommands()
             for command in commands { handle(command) }
-            if stopping { break }
+            if stopping || exitingAtStart || halley_curl_process_exiting() != 0 { break }
             var running: Int32 = 0
             _ = halley_curl_multi_perform(multi, &running)
             collectFinished()
@@ -206,8 +209,10 @@ private final class CurlLoop {
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
         for case .start(_, _, let continuation) in engine.close() { continuation.resume(throwing: CancellationError()) }
+        halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
+        halley_curl_loop_ended()
     }
 
     /// Takes the handle back once it is out of the multi handle (beyond the pool's size it
