@@ -19,7 +19,8 @@ extension ResourceManager {
     public func send(
         _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
-        try await Call(self, at: .url(url), options: options).send(method, to: url, body: body)
+        ActionResponse(
+            response: try await Call(self, at: .url(url), options: options).send(method, to: url, body: body))
     }
 
     /// Sends an action to a URL template expanded with the call's variables.
@@ -27,7 +28,7 @@ extension ResourceManager {
         _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         let call = try Call(self, at: .template(template), options: options)
-        return try await call.send(method, to: call.rootURL, body: body)
+        return ActionResponse(response: try await call.send(method, to: call.rootURL, body: body))
     }
 
     /// Sends an action to the link of `rel` on a fetched resource: templated links expand
@@ -50,12 +51,12 @@ extension ResourceManager {
         // The resource's origin is trusted, not wherever its link points.
         let call = try Call(self, at: .resource(resource), options: options)
         let resolver = call.resolver(preferring: .links)
-        let target = try FollowChain.target(
-            of: rel, named: linkName, in: resource, includePath: nil, for: .action, resolver: resolver)
+        let target = try CallTarget.following(
+            rel, named: linkName, in: resource, includePath: nil, for: .action, resolver: resolver)
         guard let url = try target.location(resolver) else {
             throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
         }
-        return try await call.send(method, to: url, body: body)
+        return ActionResponse(response: try await call.send(method, to: url, body: body))
     }
 
     /// Sends an action and decodes the response body as `type`.

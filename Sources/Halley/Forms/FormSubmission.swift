@@ -86,7 +86,7 @@ enum FormSubmission {
     static func target(of form: HALForm, in resource: HALResource, variables: [String: TemplateValue])
         throws(HalleyError) -> URL
     {
-        let resolver = RelationResolver(preference: .links, variables: variables, emit: { _ in }, itemKey: "item")
+        let resolver = RelationResolver(embeddedFirst: false, variables: variables, emit: { _ in }, itemKey: "item")
         return try target(of: form, in: resource, resolver: resolver)
     }
 
@@ -161,5 +161,28 @@ enum FormSubmission {
             }
         }
         return output
+    }
+}
+
+extension HALForm {
+    /// Where the template sends its request from `resource`: its ``target`` (a URI template
+    /// expanded with `variables`) resolved against the resource, else the resource's `self`
+    /// link, else (for a resource that was not embedded) the URL it came from, as the spec
+    /// says a missing `self` stands for. `GET`, `HEAD` and `DELETE` add the values to it.
+    ///
+    /// ```swift
+    /// let order = try HALResource(
+    ///     json: ["_links": ["self": ["href": "/orders/7"]], "_templates": ["default": ["method": "put"]]],
+    ///     url: URL(string: "https://shop.example.com/orders/7"))
+    /// let url = try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
+    /// ```
+    ///
+    /// - Throws: ``HalleyError``: ``HalleyError/Code/invalidURL`` or
+    ///   ``HalleyError/Code/invalidTemplate`` for an unusable target,
+    ///   ``HalleyError/Code/missingRelation`` for an embedded resource with neither.
+    public func targetURL(in resource: HALResource, variables: [String: TemplateValue] = [:]) throws(HalleyError)
+        -> URL
+    {
+        try FormSubmission.target(of: self, in: resource, variables: variables)
     }
 }

@@ -22,7 +22,9 @@ struct FormValidator {
             if property.readOnly {
                 if let given, !Self.same(given, fallback) {
                     let message =
-                        fallback.map { "is read-only: it must stay \(Self.show($0)), not \(Self.show(given))" }
+                        fallback.map {
+                            "is read-only: it must stay \($0.quotedInMessage), not \(given.quotedInMessage)"
+                        }
                         ?? "is read-only and has no value to change"
                     failures.append(Failure(property: property.name, rule: .readOnly, message: message, value: given))
                 }
@@ -101,26 +103,28 @@ struct FormValidator {
         var typeFailed = false
         if type == .number || type == .range {
             if number == nil {
-                failures.append(failure(.type, "\(Self.show(item)) is not a number"))
+                failures.append(failure(.type, "\(item.quotedInMessage) is not a number"))
                 typeFailed = true
             }
         } else if let format = FormatCheck(type), !format.accepts(text) {
-            failures.append(failure(.type, "\(Self.show(item)) is not a valid \(format.name)"))
+            failures.append(failure(.type, "\(item.quotedInMessage) is not a valid \(format.name)"))
             typeFailed = true
         }
         if let pattern = property.regex, let regex = FormPattern.compile(pattern), !FormPattern.matches(regex, text) {
-            failures.append(failure(.regex, "\(Self.show(item)) does not match the pattern \(pattern)"))
+            failures.append(failure(.regex, "\(item.quotedInMessage) does not match the pattern \(pattern)"))
         }
         let length = text.utf16.count
         if let minLength = property.minLength, length < minLength {
             failures.append(
                 failure(
-                    .minLength, "\(Self.show(item)) is \(Self.characters(length)) long; the minimum is \(minLength)"))
+                    .minLength,
+                    "\(item.quotedInMessage) is \(Self.characters(length)) long; the minimum is \(minLength)"))
         }
         if let maxLength = property.maxLength, length > maxLength {
             failures.append(
                 failure(
-                    .maxLength, "\(Self.show(item)) is \(Self.characters(length)) long; the maximum is \(maxLength)"))
+                    .maxLength,
+                    "\(item.quotedInMessage) is \(Self.characters(length)) long; the maximum is \(maxLength)"))
         }
         if property.min != nil || property.max != nil || property.step != nil {
             if let number {
@@ -139,7 +143,7 @@ struct FormValidator {
                     }
                 }
             } else if !typeFailed {
-                failures.append(failure(.type, "\(Self.show(item)) is not a number, which min, max and step need"))
+                failures.append(failure(.type, "\(item.quotedInMessage) is not a number, which min, max and step need"))
             }
         }
         if let list = optionLists[name], !list.contains(where: { Self.same(item, $0.value) }) {
@@ -147,7 +151,7 @@ struct FormValidator {
             failures.append(
                 failure(
                     .options,
-                    "\(Self.show(item)) is not one of the options"
+                    "\(item.quotedInMessage) is not one of the options"
                         + (list.isEmpty ? " (there are none)" : ": " + shown + (list.count > 10 ? ", …" : ""))))
         }
         return failures
@@ -182,12 +186,6 @@ struct FormValidator {
         let right = items(of: rhs)
         guard left.count == right.count, lhs.arrayValue != nil || rhs.arrayValue != nil else { return false }
         return zip(left, right).allSatisfy { same($0, $1) }
-    }
-
-    /// A value for a message: compact JSON, cut at 60 characters.
-    static func show(_ value: JSONValue) -> String {
-        let text = value.description
-        return text.count > 60 ? text.prefix(57) + "…" : text
     }
 
     private static func article(_ value: JSONValue) -> String {

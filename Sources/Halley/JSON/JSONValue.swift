@@ -108,6 +108,12 @@ extension JSONValue {
         case .bool, .int, .double, .string: return "a " + kindName
         }
     }
+
+    /// The value as a message quotes it: compact JSON, cut at 60 characters.
+    var quotedInMessage: String {
+        let text = description
+        return text.count > 60 ? text.prefix(57) + "…" : text
+    }
 }
 
 extension JSONValue: ExpressibleByNilLiteral {

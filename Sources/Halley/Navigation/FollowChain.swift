@@ -78,7 +78,7 @@ public struct FollowChain: Sendable {
 
     /// The resource at the end of the chain, with `includes` merged in.
     public func get(includes: [Include] = []) async throws -> JSONValue {
-        try await Call(manager, at: .chain(self), options: options).merged(manager.plan(includes)).document
+        try await Call(manager, at: callStart, options: options).merged(manager.plan(includes)).document
     }
 
     /// The resource at the end of the chain, with `includes` merged in, decoded once as `type`
@@ -86,7 +86,7 @@ public struct FollowChain: Sendable {
     public func get<Item: Decodable>(
         _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> Item {
-        try await manager.item(typedRequest(Item.self, includes: includes, decoder: decoder), from: .chain(self))
+        try await manager.item(typedRequest(Item.self, includes: includes, decoder: decoder), from: callStart)
     }
 
     /// The page at the end of the chain: a collection's items decoded as `Item`, with its
@@ -95,17 +95,17 @@ public struct FollowChain: Sendable {
     public func page<Item: Decodable>(
         of type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) async throws -> PaginationPage<Item> {
-        try await manager.page(typedRequest(Item.self, includes: includes, decoder: decoder), from: .chain(self))
+        try await manager.page(typedRequest(Item.self, includes: includes, decoder: decoder), from: callStart)
     }
 
     /// The HAL resource at the end of the chain, as it arrived.
     public func resource() async throws -> HALResource {
-        try await Call(manager, at: .chain(self), options: options).run { _, resource in resource }
+        try await Call(manager, at: callStart, options: options).run { _, resource in resource }
     }
 
     /// Where the chain ends, without fetching the last resource: for acting on it.
     public func url() async throws -> URL {
-        try await Call(manager, at: .chain(self), options: options).follow { context, target in
+        try await Call(manager, at: callStart, options: options).follow { context, target in
             try target.destination(context.resolver)
         }
     }
@@ -114,13 +114,13 @@ public struct FollowChain: Sendable {
     ///
     /// Credentials go to the origin of the resource holding the last link.
     public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
-        let call = try Call(manager, at: .chain(self), options: options)
+        let call = try Call(manager, at: callStart, options: options)
         let (url, trust) = try await call.follow { context, target in
             (try target.destination(context.resolver), target.trustRoot)
         }
         // The action is a call of its own, trusting the resource that holds the last link.
         let action = try Call(manager, at: .url(url), options: options, variables: call.variables, trusting: trust)
-        return try await action.send(method, to: url, body: body)
+        return ActionResponse(response: try await action.send(method, to: url, body: body))
     }
 
     /// The items of the collection at the end of the chain, page after page. The chain is
@@ -128,7 +128,7 @@ public struct FollowChain: Sendable {
     public func items<Item: Decodable>(
         _ type: Item.Type, includes: [Include] = [], decoder: JSONDecoder? = nil
     ) -> PagedItems<Item> {
-        PagedItems(manager: manager, start: .chain(self), includes: includes, decoder: decoder, options: options)
+        PagedItems(manager: manager, start: callStart, includes: includes, decoder: decoder, options: options)
     }
 
     /// A typed request carrying the chain's options; its URL is unused (the chain starts it).
@@ -138,59 +138,9 @@ public struct FollowChain: Sendable {
         HalleyRequest<Item>(url: entry, includes: includes, decoder: decoder, options: options)
     }
 
-    // MARK: Running
-
-    /// Where a hop (or an action) leads: a resource already in hand (embedded), or a URL.
-    struct Target: Sendable {
-        let url: URL?
-        let embedded: HALResource?
-        /// The URL of the resource holding the link: its origin receives an action's
-        /// credentials.
-        let trustRoot: URL
-        let includePath: String?
-
-        func resource(_ context: TraversalContext) async throws -> HALResource {
-            if let embedded { return embedded }
-            return try await context.document(at: try destination(context.resolver), includePath: includePath)
-        }
-
-        /// Where to act: the URL, or an embedded resource's own `self` link.
-        func destination(_ resolver: RelationResolver) throws(HalleyError) -> URL {
-            if let url = try location(resolver) { return url }
-            throw HalleyError(
-                code: .missingRelation, includePath: includePath, url: embedded?.baseURL,
-                message: "the embedded resource at the end of the chain has no self link to act on")
-        }
-
-        /// ``destination(_:)``, `nil` for an embedded resource without a `self` link.
-        func location(_ resolver: RelationResolver) throws(HalleyError) -> URL? {
-            if let url { return url }
-            guard let embedded, let selfLink = embedded.links.selfLink else { return nil }
-            return try resolver.url(of: selfLink, in: embedded, includePath: includePath)
-        }
-    }
-
-    /// Where the to-one relation `rel` of `resource` leads, for a hop or an action: the
-    /// relation step (``RelationResolver/one(_:named:in:includePath:for:)``) with its link
-    /// resolved.
-    ///
-    /// - Throws: ``HalleyError/Code/missingRelation`` naming the rels the resource has (and
-    ///   the hop), and as the relation step.
-    static func target(
-        of rel: LinkRelation, named name: String?, variables: [String: TemplateValue] = [:], in resource: HALResource,
-        includePath: String?, for selection: RelationResolver.Selection, resolver: RelationResolver
-    ) throws(HalleyError) -> Target {
-        let trust = Call.trustRoot(of: resource)
-        switch try resolver.one(rel, named: name, in: resource, includePath: includePath, for: selection) {
-        case .embedded(let embedded?, _):
-            return Target(url: nil, embedded: embedded, trustRoot: trust, includePath: includePath)
-        case .link(let link):
-            let url = try resolver.url(of: link, in: resource, variables: variables, includePath: includePath)
-            return Target(url: url, embedded: nil, trustRoot: trust, includePath: includePath)
-        case .embedded(nil, _), .missing:
-            let hop: Int? = if case .hop(let number) = selection { number } else { nil }
-            throw RelationResolver.missing(rel, named: name, in: resource, includePath: includePath, hop: hop)
-        }
+    /// Where the call of this chain starts: its entry, then its hops.
+    var callStart: CallStart {
+        .chain(entry: entry, hops: hops.map { CallHop(rel: $0.rel, variables: $0.variables, linkName: $0.linkName) })
     }
 }
 

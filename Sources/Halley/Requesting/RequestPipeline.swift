@@ -59,34 +59,52 @@ final class RequestPipeline: Sendable {
     /// (only a HAL-FORMS options list asks for its own media type).
     static func accept(forms: Bool) -> String { forms ? formsAccept : accept }
 
+    /// What a pipeline is built from: the manager's and the call's settings, as the request
+    /// layer knows them (the traversal layer translates its configuration and options into
+    /// this, so this layer never names them).
+    struct Settings: Sendable {
+        /// The manager's policy (its headers are sent before the header provider's).
+        let managerPolicy: RequestPolicy
+        /// The call's policy, laid over the manager's.
+        let callPolicy: RequestPolicy
+        let headerProvider: HeaderProvider?
+        let cache: ResponseCache?
+        /// The resource store, when the manager keeps state.
+        let recorder: (any ResponseRecording)?
+        let credentialRefresher: CredentialRefresher?
+        /// The whole call's time budget.
+        let deadline: Duration?
+        let maxBodyBytes: Int
+        let parsing: HALParsingOptions
+    }
+
     /// A pipeline for one call whose credentials belong to `trustRoot`'s origin (plus the
     /// allowed origins).
     ///
     /// - Parameter semaphore: The limit on requests in flight, when calls share one (the item
     ///   fetches of a collection page); the call's own otherwise.
     init(
-        requester: any RequesterInterface & Sendable, configuration: ResourceManager.Configuration,
-        options: CallOptions,
-        trustRoot: URL, semaphore: AsyncSemaphore? = nil
+        requester: any RequesterInterface & Sendable, settings: Settings, trustRoot: URL,
+        semaphore: AsyncSemaphore? = nil
     ) {
         self.requester = requester
         // The manager's headers come before the provider's and the call's after, so the two
         // header layers are kept apart here; every other field merges by the policy's rules.
-        var managerPolicy = configuration.policy
+        var managerPolicy = settings.managerPolicy
         let managerHeaders = managerPolicy.headers
         managerPolicy.headers = [:]
-        policy = managerPolicy.merged(with: options.policy)
+        policy = managerPolicy.merged(with: settings.callPolicy)
         headers = managerHeaders
-        headerProvider = configuration.headerProvider
+        headerProvider = settings.headerProvider
         credentialScope = CredentialScope(
             headerNames: policy.credentialHeaders, trustedOrigins: policy.allowedOrigins.union([Origin(trustRoot)]))
         retryPolicy = policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy
-        deadline = options.deadline
-        cache = configuration.cache
-        recorder = configuration.store
-        refresher = configuration.credentialRefresher
-        maxBodyBytes = options.maxBodyBytes
-        parsing = options.parsing
+        deadline = settings.deadline
+        cache = settings.cache
+        recorder = settings.recorder
+        refresher = settings.credentialRefresher
+        maxBodyBytes = settings.maxBodyBytes
+        parsing = settings.parsing
         maxConcurrency = max(1, policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency)
         self.semaphore = semaphore ?? AsyncSemaphore(permits: maxConcurrency)
         // A requester that ends its own attempts in time needs no watchdog racing each one.

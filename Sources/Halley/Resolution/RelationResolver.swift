@@ -5,8 +5,9 @@ import Foundation
 /// plain embedded values as errors, templates expanded with the variable layers, hrefs
 /// resolved, the deprecation event, and the "available rels" message when it is missing.
 struct RelationResolver: Sendable {
-    /// Embedded first or links first.
-    let preference: CallOptions.Preference
+    /// Embedded first (HAL's intent; ``CallOptions/Preference/embedded``) or links first: a
+    /// relation with a link is then followed even when it is embedded too.
+    let embeddedFirst: Bool
     /// The call's variables: provider, manager and call layers already overlaid.
     let variables: [String: TemplateValue]
     /// Receives the deprecation events.
@@ -34,7 +35,7 @@ struct RelationResolver: Sendable {
         throws(HalleyError) -> Found
     {
         let relation = resource.links.relation(rel)
-        if name == nil, let entry = resource.embedded.entry(for: rel), preference == .embedded || relation == nil {
+        if name == nil, let entry = resource.embedded.entry(for: rel), embeddedFirst || relation == nil {
             return .embedded(entry)
         }
         if let problem = resource.links.problems(for: rel, named: name).first {

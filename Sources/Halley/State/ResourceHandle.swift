@@ -158,8 +158,8 @@ public struct ResourceHandle: Sendable, Hashable {
     public func follow(_ relation: String) async throws -> ResourceHandle {
         let call = try call()
         let state = try await get()
-        let target = try FollowChain.target(
-            of: LinkRelation(relation), named: nil, in: state.resource, includePath: nil, for: .hop(1),
+        let target = try CallTarget.following(
+            LinkRelation(relation), named: nil, in: state.resource, includePath: nil, for: .hop(1),
             resolver: call.resolver)
         // An embedded resource's own URL is its base: its `self` link resolved against its parent.
         let destination =
@@ -242,7 +242,7 @@ public struct ResourceHandle: Sendable, Hashable {
                 }
                 headers["If-Match"] = etag
             }
-            return try await call.act(method, to: url, body: body, headers: headers)
+            return ActionResponse(response: try await call.act(method, to: url, body: body, headers: headers))
         }
     }
 

@@ -6,8 +6,8 @@ enum CallStart: Sendable {
     case url(URL)
     /// A URL template (or plain URL text), expanded with the call's variables.
     case template(String)
-    /// The end of a follow chain: its entry, expanded as a template, then its hops.
-    case chain(FollowChain)
+    /// An entry (expanded as a template), then hops: where a follow chain ends.
+    case chain(entry: String, hops: [CallHop])
     /// A resource already in hand, which an action or a form acts on: its origin receives
     /// the call's credentials.
     case resource(HALResource)
@@ -32,11 +32,11 @@ struct Call: Sendable {
     /// the call's.
     let variables: [String: TemplateValue]
     /// What the call starts from: a URL (root template expanded) or a resource in hand.
-    let start: FollowChain.Target
+    let start: CallTarget
     /// The URL the call starts at (root template expanded); a resource in hand's own URL.
     let rootURL: URL
     /// The hops a follow chain takes from ``start``; none for other calls.
-    let hops: [FollowChain.Hop]
+    let hops: [CallHop]
     /// The URL whose origin (with ``RequestPolicy/allowedOrigins``) receives the call's
     /// credential headers.
     let trustRoot: URL
@@ -70,10 +70,10 @@ struct Call: Sendable {
             let url = try Self.expand(template, variables: variables)
             (root, ownTrustRoot) = (url, url)
             hops = []
-        case .chain(let chain):
-            let url = try Self.expand(chain.entry, variables: variables)
+        case .chain(let entry, let chainHops):
+            let url = try Self.expand(entry, variables: variables)
             (root, ownTrustRoot) = (url, url)
-            hops = chain.hops
+            hops = chainHops
         case .resource(let inHand):
             resource = inHand
             ownTrustRoot = Self.trustRoot(of: inHand)
@@ -85,7 +85,7 @@ struct Call: Sendable {
         }
         let trustRoot = trustRoot ?? ownTrustRoot
         let pipeline = RequestPipeline(
-            requester: manager.requester, configuration: manager.configuration, options: options,
+            requester: manager.requester, settings: Self.pipelineSettings(manager.configuration, options),
             trustRoot: trustRoot, semaphore: semaphore)
         if let link {
             root = try Self.resolver(options: options, variables: variables, pipeline: pipeline)
@@ -97,8 +97,20 @@ struct Call: Sendable {
         self.trustRoot = trustRoot
         self.pipeline = pipeline
         rootURL = root ?? ownTrustRoot
-        self.start = FollowChain.Target(
+        self.start = CallTarget(
             url: resource == nil ? rootURL : nil, embedded: resource, trustRoot: ownTrustRoot, includePath: nil)
+    }
+
+    /// The manager's configuration and the call's options, as the request pipeline takes them.
+    private static func pipelineSettings(
+        _ configuration: ResourceManager.Configuration, _ options: CallOptions
+    ) -> RequestPipeline.Settings {
+        RequestPipeline.Settings(
+            managerPolicy: configuration.policy, callPolicy: options.policy,
+            headerProvider: configuration.headerProvider,
+            cache: configuration.cache, recorder: configuration.store,
+            credentialRefresher: configuration.credentialRefresher, deadline: options.deadline,
+            maxBodyBytes: options.maxBodyBytes, parsing: options.parsing)
     }
 
     /// Whose origin receives credentials for requests a resource's links lead to: the
@@ -145,7 +157,7 @@ struct Call: Sendable {
         preferring preference: CallOptions.Preference? = nil
     ) -> RelationResolver {
         RelationResolver(
-            preference: preference ?? options.preference, variables: variables, emit: pipeline.emit,
+            embeddedFirst: (preference ?? options.preference) == .embedded, variables: variables, emit: pipeline.emit,
             itemKey: LinkRelation(options.collectionItemKey))
     }
 
@@ -165,7 +177,7 @@ struct Call: Sendable {
     ///   - shared: Documents shared with sibling calls (the item calls of one page).
     func follow<Value: Sendable>(
         collectsFailures: Bool = false, sharing shared: FetchTable? = nil,
-        _ body: @escaping @Sendable (TraversalContext, FollowChain.Target) async throws -> Value
+        _ body: @escaping @Sendable (TraversalContext, CallTarget) async throws -> Value
     ) async throws -> Value {
         let context = TraversalContext(call: self, collectsFailures: collectsFailures, sharing: shared)
         let (start, hops) = (self.start, self.hops)
@@ -176,8 +188,8 @@ struct Call: Sendable {
                 let resource = try await target.resource(context)
                 path.append(hop.rel.rawValue)
                 let includePath = path.joined(separator: ".")
-                target = try FollowChain.target(
-                    of: hop.rel, named: hop.linkName, variables: hop.variables, in: resource,
+                target = try CallTarget.following(
+                    hop.rel, named: hop.linkName, variables: hop.variables, in: resource,
                     includePath: includePath, for: .hop(index + 1), resolver: context.resolver)
                 if target.embedded != nil {
                     context.emit(.embeddedUsed(includePath: includePath, rel: hop.rel, count: 1))
@@ -207,19 +219,16 @@ struct Call: Sendable {
     }
 
     /// Sends an action within the call's deadline.
-    func send(_ method: HTTPMethod, to url: URL, body: RequestBody) async throws -> ActionResponse {
+    func send(_ method: HTTPMethod, to url: URL, body: RequestBody) async throws -> ResourceResponse {
         try await withinDeadline { try await act(method, to: url, body: body) }
     }
 
     /// The one way an action is sent (``send(_:to:body:)``, follow chains, form submissions):
-    /// the call's pipeline, which validates, and an ``ActionResponse``. The caller runs it
-    /// within the deadline.
+    /// the call's pipeline, which validates. The caller runs it within the deadline.
     func act(_ method: HTTPMethod, to url: URL, body: RequestBody, headers: HTTPHeaders = [:]) async throws
-        -> ActionResponse
+        -> ResourceResponse
     {
-        try await pipeline.perform(url, method: method, body: body, headers: headers, includePath: nil) { response in
-            ActionResponse(response: response)
-        }
+        try await pipeline.perform(url, method: method, body: body, headers: headers, includePath: nil) { $0 }
     }
 
     private func checkDepth(_ plan: IncludePlan) throws(HalleyError) {

@@ -228,35 +228,6 @@ public struct ResourceManager: Sendable {
         try await traverse(url, plan: plan(includes), options: options)
     }
 
-    // MARK: Collections
-
-    /// Fetches a collection resource and returns its items, each with the includes merged.
-    ///
-    /// Items come from `_embedded.item`, else `_links.item` (each fetched), else the only
-    /// relation in `_embedded` (Spring Data REST names it after the entity); the key is
-    /// ``CallOptions/collectionItemKey``. An empty collection gives `[]`.
-    public func resourceCollection(
-        from url: URL, includes: [Include] = [], options: CallOptions = CallOptions()
-    ) async throws -> [JSONValue] {
-        try await resourceCollectionWithMetadata(from: url, includes: includes, options: options).items
-    }
-
-    /// Like ``resourceCollection(from:includes:options:)`` and also returns the collection's
-    /// own attributes (paging metadata) and links (`next`, `prev`, ...).
-    public func resourceCollectionWithMetadata(
-        from url: URL, includes: [Include] = [], options: CallOptions = CallOptions()
-    ) async throws -> ResourceCollection {
-        try await resourceCollectionWithMetadata(from: url, plan: plan(includes), options: options)
-    }
-
-    /// The collection call with an already compiled plan.
-    public func resourceCollectionWithMetadata(
-        from url: URL, plan: IncludePlan, options: CallOptions = CallOptions()
-    ) async throws -> ResourceCollection {
-        let loader = PageLoader(manager: self, plan: plan, options: options, fetchesLinkedItems: true)
-        return try await loader.load(try loader.call(at: .url(url))).collection
-    }
-
     // MARK: Helpers
 
     func plan(_ includes: [Include]) throws(HalleyError) -> IncludePlan {

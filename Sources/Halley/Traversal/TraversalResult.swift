@@ -11,16 +11,3 @@ public struct TraversalResult: Sendable {
     /// How many requests the call sent.
     public let requestCount: Int
 }
-
-/// A collection resource's items, each with its includes merged, and the collection's own
-/// state and links (paging metadata, `next`, `prev`).
-public struct ResourceCollection: Sendable {
-    /// The items, in order.
-    public let items: [JSONValue]
-    /// The collection's attributes, e.g. Spring's `page` object.
-    public let metadata: JSONObject
-    /// The collection's links.
-    public let links: Links
-    /// The URL the collection came from.
-    public let url: URL
-}

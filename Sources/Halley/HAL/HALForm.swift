@@ -121,27 +121,6 @@ public struct HALForm: Sendable, Hashable {
         properties.first { $0.name == name }
     }
 
-    /// Where the template sends its request from `resource`: its ``target`` (a URI template
-    /// expanded with `variables`) resolved against the resource, else the resource's `self`
-    /// link, else (for a resource that was not embedded) the URL it came from, as the spec
-    /// says a missing `self` stands for. `GET`, `HEAD` and `DELETE` add the values to it.
-    ///
-    /// ```swift
-    /// let order = try HALResource(
-    ///     json: ["_links": ["self": ["href": "/orders/7"]], "_templates": ["default": ["method": "put"]]],
-    ///     url: URL(string: "https://shop.example.com/orders/7"))
-    /// let url = try order.forms.default!.targetURL(in: order)   // https://shop.example.com/orders/7
-    /// ```
-    ///
-    /// - Throws: ``HalleyError``: ``HalleyError/Code/invalidURL`` or
-    ///   ``HalleyError/Code/invalidTemplate`` for an unusable target,
-    ///   ``HalleyError/Code/missingRelation`` for an embedded resource with neither.
-    public func targetURL(in resource: HALResource, variables: [String: TemplateValue] = [:]) throws(HalleyError)
-        -> URL
-    {
-        try FormSubmission.target(of: self, in: resource, variables: variables)
-    }
-
     /// Whether the request carries the values in the URL's query (`GET`, `HEAD`, `DELETE`, as
     /// the spec says) rather than in a body.
     ///
@@ -501,7 +480,7 @@ struct FormMemberReader {
     /// (`the string "true"`, `the number -1`).
     static func shown(_ value: JSONValue) -> String {
         switch value {
-        case .string, .int, .double, .bool: return "the \(value.kindName) \(FormValidator.show(value))"
+        case .string, .int, .double, .bool: return "the \(value.kindName) \(value.quotedInMessage)"
         case .null: return "null"
         case .array: return "an array"
         case .object: return "an object"
