@@ -63,7 +63,17 @@ public final class ResponseCache: Sendable {
         /// Variants per absolute URL.
         var entries: [String: [Entry]] = [:]
         var bytes = 0
-        var clock: UInt64 = 0
+        /// The order of last uses (a variant is its URL and its ``Entry/lastUsed`` stamp).
+        var recency = RecencyQueue<String>()
+
+        /// A use of a variant of `key`: its stamp, for the entry's ``Entry/lastUsed``.
+        mutating func used(_ key: String) -> UInt64 {
+            if recency.needsRebuild {
+                let live = entries.flatMap { key, variants in variants.map { (key: key, stamp: $0.lastUsed) } }
+                recency.rebuild(from: live)
+            }
+            return recency.use(key)
+        }
     }
 
     private let state = LockedValue(State())
@@ -101,8 +111,8 @@ public final class ResponseCache: Sendable {
             else {
                 return nil
             }
-            state.clock += 1
-            state.entries[key]?[index].lastUsed = state.clock
+            let stamp = state.used(key)
+            state.entries[key]?[index].lastUsed = stamp
             return state.entries[key]?[index]
         }
     }
@@ -131,10 +141,9 @@ public final class ResponseCache: Sendable {
             }) {
                 state.bytes -= variants.remove(at: index).cost
             }
-            state.clock += 1
             let entry = Entry(
                 response: response, storedAt: now, maxAge: directives.maxAge,
-                mustRevalidate: directives.noCache, lastUsed: state.clock, credentials: credentials,
+                mustRevalidate: directives.noCache, lastUsed: state.used(key), credentials: credentials,
                 varyNames: varyNames, varied: varied)
             guard entry.cost <= maximumBytes else {
                 state.entries[key] = variants.isEmpty ? nil : variants
@@ -171,8 +180,7 @@ public final class ResponseCache: Sendable {
         let credentials = credentialFingerprint(request)
         let key = request.url.absoluteString
         return state.withLock { state in
-            state.clock += 1
-            entry.lastUsed = state.clock
+            entry.lastUsed = state.used(key)
             let variants = state.entries[key] ?? []
             if let index = matchIndex(in: variants, request: request, credentials: credentials) {
                 let current = variants[index]
@@ -228,15 +236,12 @@ public final class ResponseCache: Sendable {
     }
 
     private func evict(_ state: inout State) {
-        while state.bytes > maximumBytes {
-            var oldest: (key: String, index: Int, lastUsed: UInt64)?
-            for (key, variants) in state.entries {
-                for (index, entry) in variants.enumerated() where entry.lastUsed < (oldest?.lastUsed ?? .max) {
-                    oldest = (key, index, entry.lastUsed)
-                }
-            }
-            guard let oldest, let removed = state.entries[oldest.key]?.remove(at: oldest.index) else { return }
-            if state.entries[oldest.key]?.isEmpty == true { state.entries[oldest.key] = nil }
+        while state.bytes > maximumBytes, let (key, stamp) = state.recency.takeOldest() {
+            // A use taken here is stale when its variant was used since or is gone.
+            guard let index = state.entries[key]?.firstIndex(where: { $0.lastUsed == stamp }),
+                let removed = state.entries[key]?.remove(at: index)
+            else { continue }
+            if state.entries[key]?.isEmpty == true { state.entries[key] = nil }
             state.bytes -= removed.cost
         }
     }

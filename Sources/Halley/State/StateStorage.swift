@@ -11,7 +11,8 @@ struct StateStorage: Sendable {
     /// without reading every state.
     private var scopesOfURL: [String: Set<[UInt8]>] = [:]
     var bytes = 0
-    private var clock: UInt64 = 0
+    /// The order of last uses: what eviction takes first.
+    private var recency = RecencyQueue<StateKey>()
     let maximumBytes: Int
     let defaultFreshness: Duration
 
@@ -24,8 +25,8 @@ struct StateStorage: Sendable {
     /// One lookup of the key, and the state changed in place (not copied out and back).
     mutating func use(_ key: StateKey) -> StoredState? {
         guard let index = states.index(forKey: key) else { return nil }
-        clock += 1
-        states.values[index].lastUsed = clock
+        let stamp = used(key)
+        states.values[index].lastUsed = stamp
         return states.values[index]
     }
 
@@ -33,8 +34,8 @@ struct StateStorage: Sendable {
     /// one lookup, and only the document copied out (a traversal asks for every resource).
     mutating func freshResource(_ key: StateKey, at now: ContinuousClock.Instant) -> HALResource? {
         guard let index = states.index(forKey: key), !states.values[index].isStale(at: now) else { return nil }
-        clock += 1
-        states.values[index].lastUsed = clock
+        let stamp = used(key)
+        states.values[index].lastUsed = stamp
         return states.values[index].state.resource
     }
 
@@ -44,8 +45,7 @@ struct StateStorage: Sendable {
         remove(key)
         guard storable, stored.cost <= maximumBytes else { return }
         var stored = stored
-        clock += 1
-        stored.lastUsed = clock
+        stored.lastUsed = used(key)
         states[key] = stored
         scopesOfURL[key.url, default: []].insert(key.scope)
         bytes += stored.cost
@@ -76,15 +76,27 @@ struct StateStorage: Sendable {
         (dependents[url] ?? []).filter { $0.scope == scope && states[$0]?.embeds.contains(url) == true }
     }
 
+    /// A use of `key`: its stamp, for the state's ``StoredState/lastUsed``.
+    private mutating func used(_ key: StateKey) -> UInt64 {
+        if recency.needsRebuild {
+            let live = states.map { (key: $0.key, stamp: $0.value.lastUsed) }
+            recency.rebuild(from: live)
+        }
+        return recency.use(key)
+    }
+
     /// Drops the least recently used states until the bytes fit, never `kept` (just stored).
     private mutating func evict(keeping kept: StateKey) {
-        while bytes > maximumBytes {
-            var oldest: (key: StateKey, lastUsed: UInt64)?
-            for (key, stored) in states where key != kept && stored.lastUsed < (oldest?.lastUsed ?? .max) {
-                oldest = (key, stored.lastUsed)
+        while bytes > maximumBytes, let (key, stamp) = recency.takeOldest() {
+            // A use taken here is stale when the state was used since or is gone.
+            guard states[key]?.lastUsed == stamp else { continue }
+            guard key != kept else {
+                // Only the state just stored is left (it fits alone): it stays, in the queue.
+                let stamp = recency.use(key)
+                states[key]?.lastUsed = stamp
+                return
             }
-            guard let oldest else { return }
-            remove(oldest.key)
+            remove(key)
         }
     }
 }

@@ -100,6 +100,29 @@ import Testing
         #expect(cache.lookup(request("c")) != nil)
     }
 
+    /// The eviction order survives many uses (the order's queue is rebuilt every few dozen):
+    /// after a thousand reads in a known pattern, the one read longest ago goes first.
+    @Test func theLeastRecentlyUsedGoesFirstAfterManyUses() {
+        // Ten entries of 289 bytes fit in 2,900; an eleventh evicts one.
+        let cache = ResponseCache(maximumBytes: 2_900)
+        func request(_ index: Int) -> ResourceRequest { ResourceRequest(url: Graph.url("/\(index)")) }
+        func store(_ index: Int) {
+            cache.store(
+                ResourceResponse(
+                    headers: ["Cache-Control": "max-age=60"], url: Graph.url("/\(index)"),
+                    body: Data(repeating: 1, count: 10)), for: request(index))
+        }
+        for index in 0..<10 { store(index) }
+        // Reads every entry but 3 a hundred times, in a rotating order.
+        for round in 0..<100 {
+            for offset in 0..<10 where (offset + round) % 10 != 3 { _ = cache.lookup(request((offset + round) % 10)) }
+        }
+        store(10)
+        #expect(cache.count == 10)
+        #expect(cache.lookup(request(3)) == nil)
+        for index in [0, 1, 2, 4, 5, 6, 7, 8, 9, 10] { #expect(cache.lookup(request(index)) != nil, "entry \(index)") }
+    }
+
     // MARK: Credentials and Vary
 
     /// `/me` answers with whoever asked (its `Authorization`), fresh for a minute, with
