@@ -16,6 +16,27 @@ public struct RecordedRequest: Sendable, Hashable, Decodable {
     public let headers: [String: String]
 }
 
+/// What the ``TestServer/hostileHTTP()`` server's `/echo` route received, read from its answer.
+public struct EchoedRequest: Sendable {
+    /// `GET`, `POST`, ... as the server read it; empty when the answer does not say.
+    public let method: String
+    /// The header fields, names lowercased, repeated fields joined with `, `.
+    public let headers: JSONValue
+    /// The body as text; empty for none.
+    public let body: String
+    /// The URL that answered: after redirects, the last one's.
+    public let url: URL
+
+    /// Reads the echo from the route's answer.
+    public init(_ response: ResourceResponse) throws {
+        let json = try JSONValue(parsing: response.body)
+        method = json["method"]?.stringValue ?? ""
+        headers = json["headers"] ?? .null
+        body = json["body"]?.stringValue ?? ""
+        url = response.url
+    }
+}
+
 /// Why a test server could not be started or queried.
 public struct TestServerError: Error, CustomStringConvertible {
     public let description: String
