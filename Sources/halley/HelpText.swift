@@ -192,12 +192,21 @@ enum HelpText {
         \(exitStatus)
         """
 
+    /// The USAGE block of `links` and `forms`, which take the same options (one document, its
+    /// variables, headers and fixtures, and the request options).
+    private static func oneDocumentUsage(_ command: String) -> String {
+        let indent = String(repeating: " ", count: "  halley \(command) ".count)
+        return """
+            USAGE
+              halley \(command) <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
+            \(indent)[--timeout SECONDS] [--deadline SECONDS] [--retries N]
+            \(indent)[TLS, proxy and HTTP version options]
+            """
+    }
+
     /// `halley links --help`, with the table's columns.
     static let links = """
-        USAGE
-          halley links <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
-                       [--timeout SECONDS] [--deadline SECONDS] [--retries N]
-                       [TLS, proxy and HTTP version options]
+        \(oneDocumentUsage("links"))
 
         Fetches one document and prints its links as a table, a header row and then one row
         per link in document order. Links of the response's Link header (RFC 8288) that
@@ -229,10 +238,7 @@ enum HelpText {
 
     /// `halley forms --help`, with the layout scripts read.
     static let forms = """
-        USAGE
-          halley forms <url> [--var NAME=VALUE]... [--header "Name: Value"]... [--fixtures DIR]
-                       [--timeout SECONDS] [--deadline SECONDS] [--retries N]
-                       [TLS, proxy and HTTP version options]
+        \(oneDocumentUsage("forms"))
 
         Fetches one document asking for HAL-FORMS (Accept: application/prs.hal-forms+json,
         application/hal+json) and prints each template of its _templates, "default" first:

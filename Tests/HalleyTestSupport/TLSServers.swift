@@ -343,18 +343,7 @@ public enum TLSLab {
         guard (try? executable("python3", install: "python3")) != nil else {
             throw TLSLabError(description: "python3 is not installed; the TLS tests need it")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
-        }
-        let line = await TestServer.firstLine(of: output.fileHandleForReading, process: process)
+        let (process, input, line) = try await TestServer.startPython(script, arguments)
         guard line.hasPrefix(expected) else {
             if process.isRunning { process.terminate() }
             let why = line.hasPrefix("FAILED ") ? String(line.dropFirst(7)) : "it printed \"\(line)\""

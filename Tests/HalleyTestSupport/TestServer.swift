@@ -16,6 +16,27 @@ public struct RecordedRequest: Sendable, Hashable, Decodable {
     public let headers: [String: String]
 }
 
+/// What the ``TestServer/hostileHTTP()`` server's `/echo` route received, read from its answer.
+public struct EchoedRequest: Sendable {
+    /// `GET`, `POST`, ... as the server read it; empty when the answer does not say.
+    public let method: String
+    /// The header fields, names lowercased, repeated fields joined with `, `.
+    public let headers: JSONValue
+    /// The body as text; empty for none.
+    public let body: String
+    /// The URL that answered: after redirects, the last one's.
+    public let url: URL
+
+    /// Reads the echo from the route's answer.
+    public init(_ response: ResourceResponse) throws {
+        let json = try JSONValue(parsing: response.body)
+        method = json["method"]?.stringValue ?? ""
+        headers = json["headers"] ?? .null
+        body = json["body"]?.stringValue ?? ""
+        url = response.url
+    }
+}
+
 /// Why a test server could not be started or queried.
 public struct TestServerError: Error, CustomStringConvertible {
     public let description: String
@@ -227,27 +248,14 @@ public final class TestServer: Sendable {
         host: String, fallbackReason: String? = nil, script: URL = scriptURL,
         arguments: [String] = ["--root", documentsURL.path]
     ) async throws -> TestServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments + ["--host", host, "--port", "0"]
-        let input = Pipe()
-        let output = Pipe()
         let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let started: (process: Process, input: Pipe, line: String)
         do {
-            // Spawning blocks the calling thread (for long under ThreadSanitizer, which stops
-            // the world around a fork); on a Dispatch thread it cannot hold up Swift's few
-            // cooperative threads and the timing-sensitive suites running on them.
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
-            }
+            started = try await startPython(script, arguments + ["--host", host, "--port", "0"], errors: errors)
         } catch {
             throw TestServerError("cannot run /usr/bin/env python3 \(script.path): \(error)")
         }
-
-        let line = await firstLine(of: output.fileHandleForReading, process: process)
+        let (process, input, line) = started
         let fields = line.split(separator: " ")
         guard fields.count == 2, fields[0] == "PORT", let port = Int(fields[1]), port > 0,
             let baseURL = URL(string: "http://\(host):\(port)")
@@ -264,6 +272,29 @@ public final class TestServer: Sendable {
         return TestServer(
             host: host, port: port, baseURL: baseURL, process: process, input: input,
             fallbackReason: fallbackReason)
+    }
+
+    /// Starts `python3 script arguments` with its stdin and stdout piped and its stderr to
+    /// `errors` (discarded when `nil`), and returns the process, the write end of its stdin
+    /// (the helper scripts exit when it closes) and the first line it printed.
+    public static func startPython(_ script: URL, _ arguments: [String], errors: Pipe? = nil) async throws
+        -> (process: Process, input: Pipe, line: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors ?? FileHandle.nullDevice
+        // Spawning blocks the calling thread (for long under ThreadSanitizer, which stops
+        // the world around a fork); on a Dispatch thread it cannot hold up Swift's few
+        // cooperative threads and the timing-sensitive suites running on them.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
+        }
+        return (process, input, await firstLine(of: output.fileHandleForReading, process: process))
     }
 
     /// The first line the process prints (without the newline), or what it printed before

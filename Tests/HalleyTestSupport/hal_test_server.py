@@ -162,23 +162,13 @@ class Handler(loopback_server.QuietHandler):
     server_version = "HalleyTestServer/1"
     root = "."
 
-    def do_GET(self):
+    def _dispatch_with_body(self):
         self._dispatch(send_body=True)
 
     def do_HEAD(self):
         self._dispatch(send_body=False)
 
-    def do_POST(self):
-        self._dispatch(send_body=True)
-
-    def do_PUT(self):
-        self._dispatch(send_body=True)
-
-    def do_PATCH(self):
-        self._dispatch(send_body=True)
-
-    def do_DELETE(self):
-        self._dispatch(send_body=True)
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _dispatch_with_body
 
     def _read_body(self):
         try:

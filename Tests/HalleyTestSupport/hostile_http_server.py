@@ -87,30 +87,6 @@ def _gzip_bomb():
 class Handler(loopback_server.QuietHandler):
     server_version = "HalleyHostileServer/1"
 
-    def do_GET(self):
-        self._dispatch()
-
-    def do_HEAD(self):
-        self._dispatch()
-
-    def do_POST(self):
-        self._dispatch()
-
-    def do_PUT(self):
-        self._dispatch()
-
-    def do_DELETE(self):
-        self._dispatch()
-
-    def do_PATCH(self):
-        self._dispatch()
-
-    def do_OPTIONS(self):
-        self._dispatch()
-
-    def do_PROPFIND(self):  # an extension method: requesters must send any token as given
-        self._dispatch()
-
     def _dispatch(self):
         parsed = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(parsed.query, keep_blank_values=True)
@@ -209,6 +185,10 @@ class Handler(loopback_server.QuietHandler):
             # The client gave up, as it should: nothing left to answer.
             self.close_connection = True
             return None
+
+    # Every method routes alike; PROPFIND is an extension method: requesters must send any
+    # token as given.
+    do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_PROPFIND = _dispatch
 
     # MARK: Responses
 

@@ -73,15 +73,52 @@
         }
     }
 
+    // @unchecked Sendable: `task` and `cancelled` are read and written only inside
+    // `lock.withLock`.
+    /// The one task a subscription runs its work in. A cancel reaches it whichever comes
+    /// first: cancelled before the task is stored, the task is cancelled as soon as it is.
+    final class SubscriptionTask: @unchecked Sendable {
+        private let lock = SubscriptionLock()
+        private var task: Task<Void, Never>?
+        private var cancelled = false
+
+        /// Runs `work` in a new task.
+        func start(_ work: TaskWork) {
+            let task = Task { await work.run() }
+            let cancelledMeanwhile = lock.withLock { () -> Bool in
+                guard !cancelled else { return true }
+                self.task = task
+                return false
+            }
+            if cancelledMeanwhile { task.cancel() }
+        }
+
+        /// Cancels the task, or the one started after this call.
+        func cancel() {
+            let task = lock.withLock { () -> Task<Void, Never>? in
+                cancelled = true
+                defer { self.task = nil }
+                return self.task
+            }
+            task?.cancel()
+        }
+
+        /// Lets the task go once its work is done, before it hands the subscriber its
+        /// completion: a cancel from then on has nothing left to stop.
+        func finished() {
+            lock.withLock { task = nil }
+        }
+    }
+
     // @unchecked Sendable: every stored `var` is read and written only inside `lock.withLock`;
     // the subscriber is called outside the lock, only by the one task that took it out of
     // `subscriber` (so after a cancel it is never called again, and never called twice).
     /// The subscription of an ``OperationPublisher``.
     final class OperationSubscription<S: Subscriber>: Subscription, @unchecked Sendable {
         private let lock = SubscriptionLock()
+        private let running = SubscriptionTask()
         private var subscriber: S?
         private var operation: (() async -> Result<S.Input, S.Failure>)?
-        private var task: Task<Void, Never>?
 
         init(subscriber: S, operation: @escaping () async -> Result<S.Input, S.Failure>) {
             self.subscriber = subscriber
@@ -97,34 +134,21 @@
                     return self.operation
                 })
             else { return }
-            let work = TaskWork { [self] in finish(with: await operation()) }
-            let task = Task { await work.run() }
-            let cancelledMeanwhile = lock.withLock { () -> Bool in
-                guard subscriber != nil else { return true }
-                self.task = task
-                return false
-            }
-            if cancelledMeanwhile { task.cancel() }
+            running.start(TaskWork { [self] in finish(with: await operation()) })
         }
 
         func cancel() {
-            let task = lock.withLock { () -> Task<Void, Never>? in
-                defer {
-                    subscriber = nil
-                    operation = nil
-                    self.task = nil
-                }
-                return self.task
+            lock.withLock {
+                subscriber = nil
+                operation = nil
             }
-            task?.cancel()
+            running.cancel()
         }
 
         private func finish(with result: Result<S.Input, S.Failure>) {
+            running.finished()
             let subscriber = lock.withLock { () -> S? in
-                defer {
-                    self.subscriber = nil
-                    task = nil
-                }
+                defer { self.subscriber = nil }
                 return self.subscriber
             }
             guard let subscriber else { return }  // cancelled: nothing more is sent
@@ -159,11 +183,11 @@
         @unchecked Sendable
     where S.Input == Base.Element, S.Failure == any Error {
         private let lock = SubscriptionLock()
+        private let running = SubscriptionTask()
         private var subscriber: S?
         private var base: Base?
         private var demand = Subscribers.Demand.none
         private var waiter: CheckedContinuation<Void, Never>?
-        private var task: Task<Void, Never>?
 
         init(subscriber: S, base: Base) {
             self.subscriber = subscriber
@@ -183,28 +207,20 @@
             }
             waiter?.resume()
             guard let base else { return }  // already reading
-            let work = TaskWork { [self] in await read(base) }
-            let task = Task { await work.run() }
-            let cancelledMeanwhile = lock.withLock { () -> Bool in
-                guard subscriber != nil else { return true }
-                self.task = task
-                return false
-            }
-            if cancelledMeanwhile { task.cancel() }
+            running.start(TaskWork { [self] in await read(base) })
         }
 
         func cancel() {
-            let (waiter, task) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, Task<Void, Never>?) in
+            let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
                 defer {
                     subscriber = nil
                     base = nil
                     self.waiter = nil
-                    self.task = nil
                 }
-                return (self.waiter, self.task)
+                return self.waiter
             }
             waiter?.resume()
-            task?.cancel()
+            running.cancel()
         }
 
         private func read(_ base: Base) async {
@@ -242,11 +258,9 @@
         }
 
         private func complete(_ completion: Subscribers.Completion<any Error>) {
+            running.finished()
             let subscriber = lock.withLock { () -> S? in
-                defer {
-                    self.subscriber = nil
-                    task = nil
-                }
+                defer { self.subscriber = nil }
                 return self.subscriber
             }
             subscriber?.receive(completion: completion)

@@ -140,9 +140,7 @@ extension PagedItems {
     public func max(
         isolation: isolated (any Actor)? = #isolation, by areInIncreasingOrder: (Item, Item) throws -> Bool
     ) async throws -> Item? {
-        try await reduce(nil as Item?, isolation: isolation) { greatest, item in
-            guard let greatest else { return item }
-            return try areInIncreasingOrder(greatest, item) ? item : greatest
-        }
+        // The least by the reversed order: like the standard library's, the first of equal items.
+        try await self.min(isolation: isolation, by: { try areInIncreasingOrder($1, $0) })
     }
 }

@@ -8,6 +8,23 @@ struct DecodeScenario: Scenario {
     let name = "decode"
     let title = "Typed call over N embedded contacts with embedded websites vs JSONDecoder on the merged bytes"
 
+    /// Paired repetitions of the typed call and of a bare `JSONDecoder` decoding the merged
+    /// bytes into the same models: each ratio compares two runs taken back to back.
+    private func pairedSeconds<Model: Decodable>(
+        _ request: HalleyRequest<Model>, decoding merged: Data, _ manager: ResourceManager, _ settings: BenchSettings
+    ) async throws -> (typed: [Double], decode: [Double]) {
+        var typedSeconds: [Double] = []
+        var decodeSeconds: [Double] = []
+        for repetition in 0..<settings.repetitions {
+            let typedTime = try await Timing.time { _ = try await manager.request(request) }
+            let decodeTime = try await Timing.time { _ = try JSONDecoder().decode(Model.self, from: merged) }
+            guard repetition >= settings.warmups else { continue }
+            typedSeconds.append(typedTime.seconds)
+            decodeSeconds.append(decodeTime.seconds)
+        }
+        return (typedSeconds, decodeSeconds)
+    }
+
     func run(_ settings: BenchSettings) async throws -> ScenarioResult {
         let count = settings.pick(full: 2_000, quick: 300)
         let requester = InMemoryRequester(latency: .zero)
@@ -31,29 +48,13 @@ struct DecodeScenario: Scenario {
                 "the typed call decoded \(typed.contacts.count) of \(count) contacts, not all with websites")
         }
 
-        // Paired repetitions: each ratio compares two runs taken back to back.
-        var typedSeconds: [Double] = []
-        var decodeSeconds: [Double] = []
-        for repetition in 0..<settings.repetitions {
-            let typedTime = try await Timing.time { _ = try await manager.request(request) }
-            let decodeTime = try await Timing.time { _ = try JSONDecoder().decode(BenchContactList.self, from: merged) }
-            guard repetition >= settings.warmups else { continue }
-            typedSeconds.append(typedTime.seconds)
-            decodeSeconds.append(decodeTime.seconds)
-        }
+        let (typedSeconds, decodeSeconds) = try await pairedSeconds(request, decoding: merged, manager, settings)
 
         // The same comparison with models that leave `_links` out.
         let liteRequest = HalleyRequest<LiteContactList>(
             url: BenchGraphs.base + DecodeFixtures.path, includes: includes)
-        var liteTypedSeconds: [Double] = []
-        var liteDecodeSeconds: [Double] = []
-        for repetition in 0..<settings.repetitions {
-            let typedTime = try await Timing.time { _ = try await manager.request(liteRequest) }
-            let decodeTime = try await Timing.time { _ = try JSONDecoder().decode(LiteContactList.self, from: merged) }
-            guard repetition >= settings.warmups else { continue }
-            liteTypedSeconds.append(typedTime.seconds)
-            liteDecodeSeconds.append(decodeTime.seconds)
-        }
+        let (liteTypedSeconds, liteDecodeSeconds) = try await pairedSeconds(
+            liteRequest, decoding: merged, manager, settings)
 
         // Where the typed call's time goes, stage by stage.
         let untyped = try await Timing.repeated(settings.repetitions, warmups: settings.warmups) {

@@ -8,24 +8,14 @@ import Testing
 /// changes: one request's method, body, headers or proxy must never reach the next request
 /// on the same handle (requests made one after another get the same handle).
 @Suite struct CurlHandleReuseTests {
-    /// What the echo route received.
-    struct Echo {
-        let method: String
-        let body: String
-        let headers: JSONValue
-    }
-
     func echo(
         _ requester: CurlRequester, _ server: TestServer, _ method: HTTPMethod, headers: HTTPHeaders = [:],
         body: Data? = nil
-    ) async throws -> Echo {
-        let response = try await requester.response(
-            for: ResourceRequest(
-                url: server.url("/echo"), method: method, headers: headers, body: body, timeout: .seconds(10)))
-        let value = try JSONValue(parsing: response.body)
-        return Echo(
-            method: value["method"]?.stringValue ?? "?", body: value["body"]?.stringValue ?? "?",
-            headers: value["headers"] ?? .null)
+    ) async throws -> EchoedRequest {
+        try EchoedRequest(
+            try await requester.response(
+                for: ResourceRequest(
+                    url: server.url("/echo"), method: method, headers: headers, body: body, timeout: .seconds(10))))
     }
 
     @Test func nothingCarriesOverFromOneRequestToTheNext() async throws {

@@ -44,6 +44,20 @@ import Testing
 
     static let leafIDs: [String] = (0..<27).map { "0.\($0 / 9).\($0 / 3 % 3).\($0 % 3)" }
 
+    /// Traverses the tree on `port` of `nginx`, `limit` requests at a time, under a marker
+    /// of its own (`name` and a UUID); checks that every leaf came back, and returns what
+    /// nginx logged for the traversal's 40 requests.
+    func traverseTree(
+        _ nginx: HTTP2Nginx, port: Int, name: String, version: CurlRequester.HTTPVersion = .automatic, limit: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [HTTP2Nginx.Entry] {
+        let marker = "\(name)-\(UUID().uuidString)"
+        let tree = try await traverse(
+            nginx.tree(port: port, marker: marker), with: manager(try await requester(version)), limit: limit)
+        #expect(leaves(tree) == Self.leafIDs, sourceLocation: sourceLocation)
+        return try await nginx.entries(containing: marker, count: 40)
+    }
+
     // MARK: GOAWAY
 
     @Test(arguments: [CurlRequester.HTTPVersion.automatic, .http1Only])
@@ -51,12 +65,8 @@ import Testing
         async throws
     {
         let nginx = try await TLSLab.http2()
-        let marker = "goaway-\(version)-\(UUID().uuidString)"
-        let tree = try await traverse(
-            nginx.tree(port: nginx.goawayPort, marker: marker), with: manager(try await requester(version)), limit: 16)
-        #expect(leaves(tree) == Self.leafIDs)
-
-        let entries = try await nginx.entries(containing: marker, count: 40)
+        let entries = try await traverseTree(
+            nginx, port: nginx.goawayPort, name: "goaway-\(version)", version: version, limit: 16)
         // Each resource reached nginx once: nothing was lost, nothing sent twice.
         #expect(entries.count == 40, "\(entries)")
         #expect(Set(entries.map(\.target)).count == 40, "\(entries)")
@@ -106,11 +116,7 @@ import Testing
 
     @Test func aServerAllowingFewerStreamsThanTheLimitServesTheWholeTree() async throws {
         let nginx = try await TLSLab.http2()
-        let marker = "narrow-\(UUID().uuidString)"
-        let tree = try await traverse(
-            nginx.tree(port: nginx.narrowPort, marker: marker), with: manager(try await requester()), limit: 16)
-        #expect(leaves(tree) == Self.leafIDs)
-        let entries = try await nginx.entries(containing: marker, count: 40)
+        let entries = try await traverseTree(nginx, port: nginx.narrowPort, name: "narrow", limit: 16)
         #expect(entries.count == 40 && Set(entries.map(\.target)).count == 40, "\(entries)")
         #expect(entries.allSatisfy { $0.status == 200 && $0.proto == "HTTP/2.0" }, "\(entries)")
     }
@@ -119,11 +125,7 @@ import Testing
 
     @Test func aTraversalOverHTTP2UsesOneConnection() async throws {
         let nginx = try await TLSLab.http2()
-        let marker = "one-\(UUID().uuidString)"
-        let tree = try await traverse(
-            nginx.tree(port: nginx.defaultPort, marker: marker), with: manager(try await requester()), limit: 64)
-        #expect(leaves(tree) == Self.leafIDs)
-        let entries = try await nginx.entries(containing: marker, count: 40)
+        let entries = try await traverseTree(nginx, port: nginx.defaultPort, name: "one", limit: 64)
         #expect(entries.count == 40, "\(entries)")
         #expect(Set(entries.map(\.connection)).count == 1, "\(entries)")
         #expect(entries.allSatisfy { $0.proto == "HTTP/2.0" }, "\(entries)")

@@ -7,22 +7,6 @@ import Testing
 /// Redirects through both HTTP requesters against a real server: the method and body rules
 /// of 301/302/303/307/308, the credential rules on every hop, the limits.
 @Suite struct TransportRedirectTests {
-    /// What `/echo` received.
-    struct Echo {
-        let method: String
-        let headers: JSONValue
-        let body: String
-        let url: URL
-
-        init(_ response: ResourceResponse) throws {
-            let json = try JSONValue(parsing: response.body)
-            method = json["method"]?.stringValue ?? ""
-            headers = json["headers"] ?? .null
-            body = json["body"]?.stringValue ?? ""
-            url = response.url
-        }
-    }
-
     /// `/redirect?status=<status>&to=<target>` on `server`.
     private func redirect(_ server: TestServer, _ status: Int, to target: String) -> URL {
         server.url("/redirect?status=\(status)&to=" + TestServer.queryValue(target))
@@ -47,7 +31,7 @@ import Testing
         let response = try await send(
             transport, redirect(server, status, to: "/echo"), method: .post, body: #"{"a": 1}"#,
             headers: ["Content-Type": "application/json"])
-        let echo = try Echo(response)
+        let echo = try EchoedRequest(response)
         #expect(response.status == 200)
         #expect(echo.method == "GET")
         #expect(echo.body == "")
@@ -67,7 +51,7 @@ import Testing
             #expect(response.status == status)
             return
         }
-        let echo = try Echo(response)
+        let echo = try EchoedRequest(response)
         #expect(echo.method == "PUT")
         #expect(echo.body == #"{"b": 2}"#)
         #expect(echo.headers["content-type"] == "application/json")
@@ -76,7 +60,7 @@ import Testing
     @Test(arguments: Transport.allCases)
     func a303AfterADeleteBecomesAGET(transport: Transport) async throws {
         let server = try await TestServer.hostileHTTP()
-        let echo = try Echo(try await send(transport, redirect(server, 303, to: "/echo"), method: .delete))
+        let echo = try EchoedRequest(try await send(transport, redirect(server, 303, to: "/echo"), method: .delete))
         #expect(echo.method == "GET")
     }
 
@@ -86,7 +70,7 @@ import Testing
         let inner = redirect(server, 307, to: "/echo?final=1").absoluteString
         let response = try await send(transport, redirect(server, 301, to: inner))
         #expect(response.url == server.url("/echo?final=1"))
-        #expect(try Echo(response).method == "GET")
+        #expect(try EchoedRequest(response).method == "GET")
     }
 
     @Test(arguments: Transport.allCases)
@@ -112,7 +96,7 @@ import Testing
             transport, redirect(first, 302, to: second.url("/echo").absoluteString),
             headers: headers
         ) { $0.credentialHeaders = ["x-api-key"] }
-        let echo = try Echo(response)
+        let echo = try EchoedRequest(response)
         #expect(echo.url == second.url("/echo"))
         #expect(echo.headers["x-client"] == "halley")
         for name in ["authorization", "cookie", "proxy-authorization", "x-api-key"] {
@@ -127,7 +111,7 @@ import Testing
     @Test(arguments: Transport.allCases)
     func aSameOriginHopThatKeepsItsMethodKeepsEveryField(transport: Transport) async throws {
         let server = try await TestServer.hostileHTTP()
-        let echo = try Echo(
+        let echo = try EchoedRequest(
             try await send(
                 transport, redirect(server, 302, to: "/echo"),
                 headers: ["Authorization": "Bearer secret", "Content-Language": "en", "Content-Location": "/drafts/1"]))
@@ -148,7 +132,7 @@ import Testing
             $0.credentialHeaders = ["x-api-key"]
             $0.trustedOrigins = [Origin(first.baseURL), Origin(second.baseURL)]
         }
-        let echo = try Echo(response)
+        let echo = try EchoedRequest(response)
         #expect(echo.headers["authorization"] == "Bearer shared")
         #expect(echo.headers["x-api-key"] == "k")
     }
@@ -159,7 +143,7 @@ import Testing
         let first = try await TestServer.hostileHTTP()
         let second = try await TestServer.hostileHTTPOtherPort()
         let back = redirect(second, 302, to: first.url("/echo").absoluteString).absoluteString
-        let echo = try Echo(
+        let echo = try EchoedRequest(
             try await send(.curl, redirect(first, 302, to: back), headers: ["Authorization": "Bearer secret"]))
         #expect(echo.url == first.url("/echo"))
         #expect(echo.headers["authorization"] == nil)
@@ -172,7 +156,7 @@ import Testing
         let response = try await send(
             .curl, redirect(first, 302, to: second.url("/echo").absoluteString),
             headers: ["Host": "\(first.host):\(first.port)"])
-        #expect(try Echo(response).headers["host"]?.stringValue == "\(second.host):\(second.port)")
+        #expect(try EchoedRequest(response).headers["host"]?.stringValue == "\(second.host):\(second.port)")
     }
 
     // MARK: One rule, whichever requester follows
@@ -191,7 +175,7 @@ import Testing
         let response = try await send(
             transport, redirect(server, status, to: "/echo"), method: .post, body: #"{"a": 1}"#,
             headers: Self.bodyFields)
-        let echo = try Echo(response)
+        let echo = try EchoedRequest(response)
         #expect(echo.url == server.url("/echo"))
         #expect(echo.method == "GET")
         #expect(echo.body == "")

@@ -11,47 +11,53 @@ import Testing
     /// shipping list behind a templated link.
     private func api() async throws -> (ResourceManager, InMemoryRequester) {
         let requester = InMemoryRequester()
-        await requester.register("https://api.example.com/employees/1") { request in
-            request.method == .get
-                ? ResourceResponse(
-                    url: request.url,
-                    body: JSONValue.object([
-                        "_links": ["self": ["href": "/employees/1"]],
-                        "_templates": [
-                            "default": ["method": "put", "properties": [["name": "role", "required": true]]],
-                            "partiallyUpdateEmployee": ["method": "patch", "properties": [["name": "role"]]],
-                        ],
-                    ]).serialized())
-                : ResourceResponse(status: 200, url: request.url, body: Data())
-        }
+        await register(
+            "https://api.example.com/employees/1", on: requester,
+            document: [
+                "_links": ["self": ["href": "/employees/1"]],
+                "_templates": [
+                    "default": ["method": "put", "properties": [["name": "role", "required": true]]],
+                    "partiallyUpdateEmployee": ["method": "patch", "properties": [["name": "role"]]],
+                ],
+            ],
+            writesAnswered: 200)
         await requester.register(
             "https://api.example.com/", json: ["_links": ["self": ["href": "/"], "orders": ["href": "/orders"]]])
-        await requester.register("https://api.example.com/orders") { request in
-            request.method == .get
-                ? ResourceResponse(
-                    url: request.url,
-                    body: JSONValue.object([
-                        "_links": ["self": ["href": "/orders"]],
-                        "_templates": [
-                            "default": [
-                                "method": "post",
-                                "properties": [
-                                    ["name": "item", "required": true], ["name": "quantity", "max": 10],
-                                    [
-                                        "name": "shipping",
-                                        "options": ["link": ["href": "/shipping{?q}", "templated": true]],
-                                    ],
-                                ],
-                            ]
+        await register(
+            "https://api.example.com/orders", on: requester,
+            document: [
+                "_links": ["self": ["href": "/orders"]],
+                "_templates": [
+                    "default": [
+                        "method": "post",
+                        "properties": [
+                            ["name": "item", "required": true], ["name": "quantity", "max": 10],
+                            [
+                                "name": "shipping",
+                                "options": ["link": ["href": "/shipping{?q}", "templated": true]],
+                            ],
                         ],
-                    ]).serialized())
-                : ResourceResponse(
-                    status: 201, headers: ["Location": "/orders/9"], url: request.url, body: Data())
-        }
+                    ]
+                ],
+            ],
+            writesAnswered: 201, headers: ["Location": "/orders/9"])
         await requester.register(
             "https://api.example.com/shipping?q=ex",
             json: [["prompt": "Express", "value": "X"], ["prompt": "Express Plus", "value": "XP"]])
         return (ResourceManager(requester: requester), requester)
+    }
+
+    /// Registers `url` on `requester`: `GET` answers `document`, any other method `status` and
+    /// `headers` without a body.
+    private func register(
+        _ url: String, on requester: InMemoryRequester, document: JSONValue, writesAnswered status: Int,
+        headers: HTTPHeaders = [:]
+    ) async {
+        await requester.register(url) { request in
+            request.method == .get
+                ? ResourceResponse(url: request.url, body: document.serialized())
+                : ResourceResponse(status: status, headers: headers, url: request.url, body: Data())
+        }
     }
 
     @Test func modelExamples() throws {

@@ -1,25 +1,4 @@
-/// SplitMix64: small, seedable, and the same sequence on every run, so a failing case found by
-/// the differential test can be found again from its seed and index.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// A number in `0..<bound`. The modulo bias does not matter for picking test inputs.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    mutating func pick<Element>(_ elements: [Element]) -> Element { elements[below(elements.count)] }
-}
+import HalleyTestSupport
 
 /// Writes random JSON text and damages it in the ways real bodies and hand-edited fixtures go
 /// wrong: stray or missing commas, brackets, quotes and digits, trailing commas at any depth,
@@ -30,9 +9,9 @@ struct SeededRandom {
 /// then make them near-valid or invalid. Which input is valid is never decided here: the
 /// differential test asks both parsers.
 struct JSONDocumentGenerator {
-    var random: SeededRandom
+    var random: SeededGenerator
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     // MARK: Valid text (plus trailing commas)
 

@@ -81,6 +81,15 @@ import Testing
         #expect(try await contacts.prefix(0).max(by: { $0.n < $1.n }) == nil)
     }
 
+    @MainActor @Test func minAndMaxReturnTheFirstOfEqualItemsAsTheStandardLibraryDoes() async throws {
+        let contacts = Self.contacts(await Self.fivePages())
+        let byPair = { (a: Contact, b: Contact) in a.n / 2 < b.n / 2 }
+        #expect(try await contacts.min(by: byPair)?.n == Array(0..<10).min(by: { $0 / 2 < $1 / 2 }))
+        #expect(try await contacts.max(by: byPair)?.n == Array(0..<10).max(by: { $0 / 2 < $1 / 2 }))
+        #expect(try await contacts.min(by: byPair)?.n == 0)
+        #expect(try await contacts.max(by: byPair)?.n == 8)
+    }
+
     @MainActor @Test func firstWhereStopsAtThePageHoldingTheItem() async throws {
         let requester = await Self.fivePages()
         let third = try await Self.contacts(requester).first { $0.n == 2 }

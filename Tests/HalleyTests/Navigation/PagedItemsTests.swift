@@ -6,11 +6,8 @@ import Testing
 
 @Suite struct PagedItemsTests {
     let base = Graph.base
-    struct Item: Decodable, Equatable {
-        let n: Int
-        let website: Site?
-    }
-    struct Site: Decodable, Equatable { let host: String }
+    typealias Item = CollectionItem
+    typealias Site = CollectionItem.Site
 
     /// Five Spring-style pages of two items (n = 0...9); each item links a website.
     private func fivePages(latency: Duration = .zero, metadata: Bool = true, slowPage: Int? = nil) async

@@ -9,16 +9,9 @@ import Testing
 /// returns, and `maxRequests` bounds each fetch rather than what a page links to.
 @Suite struct LinkedPageTests {
     let base = Graph.base
-    struct Item: Decodable, Equatable {
-        let n: Int
-        let website: Site?
-        let owner: Owner?
-    }
-    struct Site: Decodable, Equatable { let host: String }
-    struct Owner: Decodable, Equatable {
-        let name: String
-        let website: Site?
-    }
+    typealias Item = CollectionItem
+    typealias Site = CollectionItem.Site
+    typealias Owner = CollectionItem.Owner
 
     /// `/linked?page=<page>`: a page linking items `first ..< first + count` as `/i/<n>` (no
     /// `_embedded`), with a `next` link when `hasNext`. Each item links `website` (`/sites/<n>`)

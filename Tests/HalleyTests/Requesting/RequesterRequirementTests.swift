@@ -28,13 +28,11 @@ import Testing
         init(_ description: String) { self.description = description }
     }
 
-    /// The two defaults once called each other for ever (each through a new task, so the
-    /// call never ended and memory grew until the process died).
-    @Test(.timeLimit(.minutes(1))) func aSendableRequesterImplementingNeitherFailsAtItsFirstRequest() async throws {
-        let manager = ResourceManager(requester: Forgotten())
-        // It fails in milliseconds; the bound is wide because suites that load the machine on
-        // purpose run beside this one (3.8 s was seen once), and a loop never ends at all.
-        let error = try await within(.seconds(30)) { () -> HalleyError? in
+    /// The error `manager`'s first request ends with. It fails in milliseconds; the bound is
+    /// wide because suites that load the machine on purpose run beside this one (3.8 s was
+    /// seen once), and a loop never ends at all.
+    private func firstRequestError(_ manager: ResourceManager) async throws -> HalleyError? {
+        try await within(.seconds(30)) { () -> HalleyError? in
             do {
                 _ = try await manager.document(at: Graph.url("/a"))
                 return nil
@@ -42,6 +40,27 @@ import Testing
                 return error
             }
         }
+    }
+
+    /// The error `requester`'s completion call answers with; `nil` for a success.
+    private static func completionError(
+        of requester: some RequesterInterface & Sendable, at url: URL
+    ) async -> (any Error)? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
+            _ = requester.requestResource(at: url) { result in
+                if case .failure(let error) = result {
+                    continuation.resume(returning: error)
+                } else {
+                    continuation.resume(returning: nil)
+                }
+            }
+        }
+    }
+
+    /// The two defaults once called each other for ever (each through a new task, so the
+    /// call never ended and memory grew until the process died).
+    @Test(.timeLimit(.minutes(1))) func aSendableRequesterImplementingNeitherFailsAtItsFirstRequest() async throws {
+        let error = try await firstRequestError(ResourceManager(requester: Forgotten()))
         let unimplemented = try #require(error?.underlying as? UnimplementedRequesterError)
         #expect(unimplemented.requester.hasSuffix("Forgotten"))
         #expect(unimplemented.description.contains("implements neither response(for:) nor requestResource"))
@@ -52,15 +71,7 @@ import Testing
             _ = try await Forgotten().response(for: ResourceRequest(url: Graph.url("/a")))
         }
         let completed = try await within(.seconds(30)) {
-            await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
-                _ = Forgotten().requestResource(at: Graph.url("/a")) { result in
-                    if case .failure(let error) = result {
-                        continuation.resume(returning: error)
-                    } else {
-                        continuation.resume(returning: nil)
-                    }
-                }
-            }
+            await Self.completionError(of: Forgotten(), at: Graph.url("/a"))
         }
         let completionOnly = try #require(completed as? UnimplementedRequesterError)
         #expect(completionOnly.description.contains("does not implement requestResource(at:completion:)"))
@@ -71,15 +82,7 @@ import Testing
     /// first, learns it is not answered, then `response(for:)`, whose default is the completion
     /// call again; the error ends it.
     @Test(.timeLimit(.minutes(1))) func aNonSendableRequesterImplementingNeitherFailsAtItsFirstRequest() async throws {
-        let manager = ResourceManager(requester: ForgottenClass())
-        let error = try await within(.seconds(30)) { () -> HalleyError? in
-            do {
-                _ = try await manager.document(at: Graph.url("/a"))
-                return nil
-            } catch let error as HalleyError {
-                return error
-            }
-        }
+        let error = try await firstRequestError(ResourceManager(requester: ForgottenClass()))
         let unimplemented = try #require(error?.underlying as? UnimplementedRequesterError)
         #expect(unimplemented.requester.hasSuffix("ForgottenClass"))
         #expect(unimplemented.description.contains("implements neither response(for:) nor requestResource"))
@@ -90,16 +93,7 @@ import Testing
     @Test func anAsyncRequesterDoesNotAnswerTheCompletionCall() async throws {
         let requester = FileRequester(directory: Fixture.url("hal"))
         let orders = try #require(URL(string: "https://x.example/orders"))
-        let completed = await withCheckedContinuation { (continuation: CheckedContinuation<(any Error)?, Never>) in
-            _ = requester.requestResource(at: orders) { result in
-                if case .failure(let error) = result {
-                    continuation.resume(returning: error)
-                } else {
-                    continuation.resume(returning: nil)
-                }
-            }
-        }
-        let error = try #require(completed as? UnimplementedRequesterError)
+        let error = try #require(await Self.completionError(of: requester, at: orders) as? UnimplementedRequesterError)
         #expect(error.requester.hasSuffix("FileRequester"))
         // Its own call still answers.
         let found = try await requester.response(for: ResourceRequest(url: orders))

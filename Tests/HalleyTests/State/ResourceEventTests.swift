@@ -10,9 +10,7 @@ import Testing
         let api = ScriptedAPI()
         await api.serve(
             "/orders", Graph.resource("/orders", embedded: ["item": [Graph.resource("/orders/1", ["status": "open"])]]))
-        await api.answerWrites(
-            "/orders/1", status: 200, headers: ["Content-Location": "/orders/1"],
-            json: Graph.resource("/orders/1", ["status": "paid"]))
+        await api.answerWrites("/orders/1", withNewState: ["status": "paid"])
         let manager = await stateManager(api)
         let list = manager.resource(at: Graph.url("/orders"))
         _ = try await list.get()
@@ -35,9 +33,7 @@ import Testing
                 embedded: ["item": [Graph.resource("/orders/1", ["status": "open"]), Graph.resource("/orders/2")]],
                 ["count": 2]),
             headers: ["Cache-Control": "max-age=60", "ETag": "\"list-1\""])
-        await api.answerWrites(
-            "/orders/1", status: 200, headers: ["Content-Location": "/orders/1"],
-            json: Graph.resource("/orders/1", ["status": "paid"]))
+        await api.answerWrites("/orders/1", withNewState: ["status": "paid"])
         let manager = await stateManager(api)
         let list = manager.resource(at: Graph.url("/orders"))
         _ = try await list.get()

@@ -30,13 +30,21 @@
             return condition()
         }
 
-        @Test func anEditThroughAnotherHandleReachesTheModelWithNoRefetch() async throws {
+        /// Order 1, `open`, on an API answering its writes with `newState`, or with a bare 204
+        /// when `nil`; and a manager with a store over it. The API answers while it lives: keep it.
+        func openOrder(answeringWritesWith newState: JSONObject? = nil) async -> (ScriptedAPI, ResourceManager) {
             let api = ScriptedAPI()
             await api.serve("/orders/1", Graph.resource("/orders/1", ["status": "open"]))
-            await api.answerWrites(
-                "/orders/1", status: 200, headers: ["Content-Location": "/orders/1"],
-                json: Graph.resource("/orders/1", ["status": "paid"]))
-            let manager = await stateManager(api)
+            if let newState {
+                await api.answerWrites("/orders/1", withNewState: newState)
+            } else {
+                await api.answerWrites("/orders/1")
+            }
+            return (api, await stateManager(api))
+        }
+
+        @Test func anEditThroughAnotherHandleReachesTheModelWithNoRefetch() async throws {
+            let (api, manager) = await openOrder(answeringWritesWith: ["status": "paid"])
             let model = ResourceModel(manager.resource(at: Graph.url("/orders/1")), as: Order.self)
             await model.load()
             #expect(model.value?.status == "open")
@@ -50,10 +58,7 @@
         }
 
         @Test func aStaleStateIsRefetchedWhenAsked() async throws {
-            let api = ScriptedAPI()
-            await api.serve("/orders/1", Graph.resource("/orders/1", ["status": "open"]))
-            await api.answerWrites("/orders/1")
-            let manager = await stateManager(api)
+            let (api, manager) = await openOrder()
             let model = ResourceModel(
                 manager.resource(at: Graph.url("/orders/1")), as: Order.self, refreshesWhenStale: true)
             await model.load()
@@ -67,10 +72,7 @@
         }
 
         @Test func withoutRefreshingAStaleStateStaysAndSaysSo() async throws {
-            let api = ScriptedAPI()
-            await api.serve("/orders/1", Graph.resource("/orders/1", ["status": "open"]))
-            await api.answerWrites("/orders/1")
-            let manager = await stateManager(api)
+            let (api, manager) = await openOrder()
             let model = ResourceModel(manager.resource(at: Graph.url("/orders/1")))
             await model.load()
             _ = try await manager.resource(at: Graph.url("/orders/1")).patch(.json(["status": "shipped"]))
@@ -80,15 +82,13 @@
         }
 
         @Test func aDeletedResourceEmptiesTheModel() async throws {
-            let api = ScriptedAPI()
-            await api.serve("/orders/1", Graph.resource("/orders/1", ["status": "open"]))
-            await api.answerWrites("/orders/1")
-            let manager = await stateManager(api)
+            let (api, manager) = await openOrder()
             let model = ResourceModel(manager.resource(at: Graph.url("/orders/1")))
             await model.load()
             _ = try await manager.resource(at: Graph.url("/orders/1")).delete()
             #expect(await eventually { model.isDeleted })
             #expect(model.value == nil)
+            #expect(await api.requester.requestCount == 2, "GET, DELETE: a deleted resource is not fetched again")
         }
 
         @Test func aFailedLoadKeepsItsErrorAndADecodingErrorNamesThePath() async throws {

@@ -28,6 +28,12 @@ actor ScriptedAPI {
         await register(path)
     }
 
+    /// Answers every unsafe method at `path` with the resource's new state: a 200 whose
+    /// `Content-Location` is `path`, so that the store takes the body as the new state.
+    func answerWrites(_ path: String, withNewState state: JSONObject) async {
+        await answerWrites(path, status: 200, headers: ["Content-Location": path], json: Graph.resource(path, state))
+    }
+
     private func register(_ path: String) async {
         guard registered.insert(path).inserted else { return }
         let url = path.hasPrefix("http") ? path : Graph.base + path

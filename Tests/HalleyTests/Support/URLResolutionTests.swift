@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -63,17 +64,10 @@ import Testing
             "/", "/", "/", "a", "b", "7", ".", "..", "?", "#", "=", "&", "%", "%20", "ä", " ", ":", "@", "~", "-",
             "https://", "http://", "h", "[", "]", "{", "}", "+", ";", "!", "'",
         ]
-        var generator = SystemRandomNumberGenerator()
-        var seed = UInt64.random(in: 0...UInt64.max, using: &generator)
-        func next(_ bound: Int) -> Int {
-            // SplitMix64: reproducible from the seed printed on failure.
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var z = seed
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-        let start = seed
+        let start = UInt64.random(in: 0...UInt64.max)
+        // Reproducible from the seed printed on failure.
+        var random = SeededGenerator(seed: start)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         for _ in 0..<5_000 {
             var reference = next(3) == 0 ? "" : "/"
             for _ in 0..<next(8) { reference += pieces[next(pieces.count)] }

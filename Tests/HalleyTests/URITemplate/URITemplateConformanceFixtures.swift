@@ -1,5 +1,6 @@
 import Foundation
 import Halley
+import HalleyTestSupport
 import Testing
 
 /// One case of the uritemplate-test suite, bound to its group's variables.
@@ -60,31 +61,22 @@ enum URITemplateConformanceFixtures {
         let description: String
     }
 
-    /// Tests/HalleyTests/URITemplate/<this file> -> ../../../Fixtures/uritemplate-test
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // URITemplate
-            .deletingLastPathComponent()  // HalleyTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // repository
-            .appendingPathComponent("Fixtures")
-            .appendingPathComponent("uritemplate-test")
-    }
-
     static func allCases() throws -> [URITemplateConformanceCase] {
         try files.flatMap { try cases(in: $0) }
     }
 
+    /// Read with Halley's own parser, which keeps object members in file order (map
+    /// expansions follow it) and tells booleans from numbers.
     static func cases(in file: String) throws -> [URITemplateConformanceCase] {
-        let data = try Data(contentsOf: directory.appendingPathComponent(file))
-        guard case .object(let groups) = try URITemplateFixtureJSON.parse(data) else {
+        let data = try Fixture.data("uritemplate-test/\(file)")
+        guard case .object(let groups) = try JSONValue(parsing: data) else {
             throw LoadError(description: "\(file): top level is not an object")
         }
         var result: [URITemplateConformanceCase] = []
-        for (group, body) in groups {
+        for (group, body) in groups.members {
             var variables: [String: TemplateValue] = [:]
             if case .object(let members)? = body["variables"] {
-                for (name, value) in members {
+                for (name, value) in members.members {
                     variables[name] = try templateValue(value, context: "\(file) / \(group) / \(name)")
                 }
             }
@@ -126,7 +118,7 @@ enum URITemplateConformanceFixtures {
 
     /// Maps suite JSON onto template values: scalars become strings written
     /// as in the file, arrays lists, objects ordered associative arrays.
-    static func templateValue(_ json: URITemplateFixtureJSON, context: String) throws -> TemplateValue {
+    static func templateValue(_ json: JSONValue, context: String) throws -> TemplateValue {
         switch json {
         case .null:
             return .undefined
@@ -134,18 +126,21 @@ enum URITemplateConformanceFixtures {
             return .list(try elements.map { try scalarText($0, context: context) })
         case .object(let members):
             return .associativeArray(
-                try members.map {
-                    TemplateValue.KeyValue(key: $0.0, value: try scalarText($0.1, context: context))
+                try members.members.map {
+                    TemplateValue.KeyValue(key: $0.key, value: try scalarText($0.value, context: context))
                 })
         default:
             return .string(try scalarText(json, context: context))
         }
     }
 
-    private static func scalarText(_ json: URITemplateFixtureJSON, context: String) throws -> String {
+    private static func scalarText(_ json: JSONValue, context: String) throws -> String {
         switch json {
-        case .string(let text), .number(let text):
+        case .string(let text):
             return text
+        case .int, .double:
+            // As JSON writes the number: `6` stays `6`.
+            return String(decoding: json.serialized(), as: UTF8.self)
         case .bool(let flag):
             return flag ? "true" : "false"
         default:

@@ -27,23 +27,17 @@ extension Reliability {
             let checks = try await Reliability.concurrently(scale.partialTraversals, width: scale.width) { index in
                 try await Self.partialTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)
             }
-            let (stats, latency) = try await Self.expectNoProblems(in: checks, run: run, chaos: chaos)
-            Reliability.report(
-                "chaos-partial", transport,
-                [
-                    ("traversals", checks.count), ("requests", stats.requests), ("faultsInjected", stats.injected),
-                    (
-                        "faults",
-                        stats.faults.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
-                    ),
+            try await Self.expectNoProblemsAndReport("chaos-partial", transport, checks, run: run, chaos: chaos) {
+                stats -> [(String, Any)] in
+                let faults = stats.faults.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+                return [
+                    ("faults", faults.joined(separator: ",")),
                     ("complete", checks.filter { $0.failures == 0 && !$0.rootFailed }.count),
                     ("partial", checks.filter { $0.failures > 0 }.count),
                     ("rootFailed", checks.filter(\.rootFailed).count),
                     ("relationshipsFailed", checks.map(\.failures).reduce(0, +)),
-                    ("mismatches", checks.filter { !$0.problems.isEmpty }.count),
-                    ("p50ms", latency.percentile(0.5).inMilliseconds),
-                    ("p99ms", latency.percentile(0.99).inMilliseconds),
-                ])
+                ]
+            }
             try await chaos.forget(run: run)
         }
 
@@ -57,18 +51,30 @@ extension Reliability {
                 includes: ContactsGraph.includes)
         }
 
-        /// Expects no check to have found a problem; returns the run's server figures and the
-        /// traversals' latencies for the report.
-        private static func expectNoProblems(
-            in checks: [Check], run: String, chaos: ChaosServer, sourceLocation: SourceLocation = #_sourceLocation
-        ) async throws -> (ChaosStats, LatencyRecord) {
+        /// Expects no check to have found a problem, and reports the run: the traversals, the
+        /// server's requests and faults, the test's own `figures`, the mismatches and the
+        /// traversals' latencies.
+        private static func expectNoProblemsAndReport(
+            _ test: String, _ transport: Transport, _ checks: [Check], run: String, chaos: ChaosServer,
+            sourceLocation: SourceLocation = #_sourceLocation, _ figures: (ChaosStats) -> [(String, Any)]
+        ) async throws {
             let problems = checks.flatMap(\.problems)
             #expect(
                 problems.isEmpty, "\(problems.count) problem(s), first: \(problems.prefix(5))",
                 sourceLocation: sourceLocation)
             var latency = LatencyRecord()
             for check in checks { latency.add(check.duration) }
-            return (try await chaos.stats(run: run), latency)
+            let stats = try await chaos.stats(run: run)
+            var report: [(String, Any)] = [
+                ("traversals", checks.count), ("requests", stats.requests), ("faultsInjected", stats.injected),
+            ]
+            report += figures(stats)
+            report += [
+                ("mismatches", checks.filter { !$0.problems.isEmpty }.count),
+                ("p50ms", latency.percentile(0.5).inMilliseconds),
+                ("p99ms", latency.percentile(0.99).inMilliseconds),
+            ]
+            Reliability.report(test, transport, report)
         }
 
         private static func partialTraversal(
@@ -146,16 +152,10 @@ extension Reliability {
             let checks = try await Reliability.concurrently(scale.failFastTraversals, width: scale.width) { index in
                 try await Self.failFastTraversal(seed: index + 1, run: run, chaos: chaos, manager: manager, reference)
             }
-            let (stats, latency) = try await Self.expectNoProblems(in: checks, run: run, chaos: chaos)
-            Reliability.report(
-                "chaos-fail-fast", transport,
-                [
-                    ("traversals", checks.count), ("requests", stats.requests), ("faultsInjected", stats.injected),
-                    ("threw", checks.filter { $0.failures > 0 }.count),
-                    ("mismatches", checks.filter { !$0.problems.isEmpty }.count),
-                    ("p50ms", latency.percentile(0.5).inMilliseconds),
-                    ("p99ms", latency.percentile(0.99).inMilliseconds),
-                ])
+            try await Self.expectNoProblemsAndReport("chaos-fail-fast", transport, checks, run: run, chaos: chaos) {
+                _ in
+                [("threw", checks.filter { $0.failures > 0 }.count)]
+            }
             try await chaos.forget(run: run)
         }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyTestSupport
 import Testing
 
 @testable import Halley
@@ -163,9 +164,9 @@ import Testing
 /// Random `JSONValue` trees whose arrays and objects are often of one kind, so typed decodes
 /// succeed about as often as they fail.
 struct RandomTreeGenerator {
-    var random: SeededRandom
+    var random: SeededGenerator
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     mutating func tree() -> JSONValue {
         random.chance(60) ? .array(elements(depth: 1)) : .object(members(depth: 1))

@@ -40,41 +40,14 @@ struct HostileTLSServers: Sendable {
         return HostileTLSServers(directory: directory, ports: ports)
     }
 
-    private static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // HalleyServerSideTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // ServerSide
-        .deletingLastPathComponent()  // Examples
-        .deletingLastPathComponent()
-        .appendingPathComponent("Tests/HalleyTestSupport/tls_test_server.py")
-
     /// The write ends of the scripts' stdin, held (never written, never closed) until the
     /// process exits.
     private static let pipes = NIOLockedValueBox<[Pipe]>([])
 
     /// Starts the script and returns its first line.
     private static func run(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (_, input, line) = try await LoopbackServer.startPython("tls_test_server.py", arguments)
         pipes.withLockedValue { $0.append(input) }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var bytes = Data()
-                while !bytes.contains(UInt8(ascii: "\n")) {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    bytes.append(chunk)
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self).prefix { $0 != "\n" }.description)
-            }
-        }
+        return line
     }
 }

@@ -68,25 +68,14 @@ final class LoopbackServer: Sendable {
         .deletingLastPathComponent()  // Examples
         .deletingLastPathComponent()
 
-    private static let scripts = repository.appendingPathComponent("Tests/HalleyTestSupport")
+    /// The root package's `Tests/HalleyTestSupport`, where the Python servers are.
+    static let scripts = repository.appendingPathComponent("Tests/HalleyTestSupport")
     private static let fixtures = repository.appendingPathComponent("Examples/ServerSide/Fixtures")
 
     private static func launch(script: String, host: String) async throws -> LoopbackServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = ["python3", scripts.appendingPathComponent(script).path, "--host", host, "--port", "0"]
+        var arguments = ["--host", host, "--port", "0"]
         if script == "hal_test_server.py" { arguments += ["--root", fixtures.path] }
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        // Spawning blocks its thread; a Dispatch thread keeps Swift's cooperative pool free.
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
-        }
-        let line = await firstLine(of: output.fileHandleForReading, process: process)
+        let (process, input, line) = try await startPython(script, arguments)
         let fields = line.split(separator: " ")
         guard fields.count == 2, fields[0] == "PORT", let port = Int(fields[1]),
             let baseURL = URL(string: "http://\(host):\(port)")
@@ -96,6 +85,27 @@ final class LoopbackServer: Sendable {
                 description: "\(script) did not start on \(host) (python3 must be on PATH): read \"\(line)\"")
         }
         return LoopbackServer(baseURL: baseURL, process: process, input: input)
+    }
+
+    /// Starts `python3 <script> <arguments>` (a script of ``scripts``) with its stdin and stdout
+    /// piped, and returns the process, the write end of its stdin (the scripts exit when it
+    /// closes) and the first line it printed.
+    static func startPython(_ script: String, _ arguments: [String]) async throws
+        -> (process: Process, input: Pipe, line: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scripts.appendingPathComponent(script).path] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        // Spawning blocks its thread; a Dispatch thread keeps Swift's cooperative pool free.
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async { continuation.resume(with: Result { try process.run() }) }
+        }
+        return (process, input, await firstLine(of: output.fileHandleForReading, process: process))
     }
 
     /// The first line the process prints, or what it printed before closing stdout or before
