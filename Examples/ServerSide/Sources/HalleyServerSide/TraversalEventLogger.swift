@@ -71,13 +71,13 @@ public struct TraversalEventLogger: Sendable {
         case .requestFinished(let record):
             let failed = record.error != nil || (record.status ?? 0) >= 400
             return failed ? max(.info, requestLevel) : requestLevel
-        case .cacheHit, .cacheRevalidated:
+        case .cacheHit, .cacheRevalidated, .stateUsed:
             return .debug
         case .credentialsRefreshStarted:
             return .info
         case .credentialsRefreshFinished(_, let error):
             return error == nil ? .info : .warning
-        case .relationMissing, .retrying, .resultKeyTaken:
+        case .relationMissing, .retrying, .resultKeyTaken, .responseHeaderIgnored:
             return .notice
         case .deprecatedLinkFollowed, .fallbackUsed:
             return .warning
@@ -144,6 +144,14 @@ public struct TraversalEventLogger: Sendable {
             message = "result key is an attribute; relationship placed under _embedded"
             path(includePath)
             put("halley.key", key)
+        case .stateUsed(let url):
+            message = "served from the resource store"
+            put("url.full", url.absoluteString)
+        case .responseHeaderIgnored(let url, let field, let value, let reason):
+            message = "response header ignored: \(reason)"
+            put("url.full", url.absoluteString)
+            put("http.response.header.name", field)
+            put("http.response.header.value", value)
         @unknown default:
             message = event.description
         }
