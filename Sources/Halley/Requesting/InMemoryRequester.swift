@@ -119,21 +119,16 @@ public actor InMemoryRequester: RequesterInterface {
         let route = routes[key]
         let latency = route?.latency ?? defaultLatency
         var remaining = request.timeout
+        // The waiting and the handlers are out of line: each uses values (a clock, generic
+        // time limits) whose size is known only at run time, which an async function
+        // allocates in its frame on entry, on every request, even at zero latency.
         if latency > .zero {
-            if let limit = remaining, limit <= latency {
-                try await Task.sleep(for: limit)
-                throw TransportError(code: .timedOut, url: request.url, limit: request.timeout)
-            }
-            try await Task.sleep(for: latency)
-            remaining = remaining.map { $0 - latency }
+            remaining = try await wait(latency, for: request)
         } else {
             try Task.checkCancellation()
         }
         if !handlers.isEmpty, let handler = handlers[key] {
-            guard let remaining else { return try await handler(request) }
-            // A handler may take any time: it is held to what is left of the limit.
-            let timedOut = TransportError(code: .timedOut, url: request.url, limit: request.timeout)
-            return try await withTimeLimit(remaining, { try await handler(request) }, timeoutError: { timedOut })
+            return try await answer(request, with: handler, within: remaining)
         }
         guard let route else {
             return ResourceResponse(
@@ -143,6 +138,28 @@ public actor InMemoryRequester: RequesterInterface {
         return ResourceResponse(
             status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
             body: route.body)
+    }
+
+    /// Sleeps for `latency`, or fails as a timeout when the request's own limit comes first.
+    /// Returns what is left of that limit.
+    private func wait(_ latency: Duration, for request: ResourceRequest) async throws -> Duration? {
+        let remaining = request.timeout
+        if let limit = remaining, limit <= latency {
+            try await Task.sleep(for: limit)
+            throw TransportError(code: .timedOut, url: request.url, limit: request.timeout)
+        }
+        try await Task.sleep(for: latency)
+        return remaining.map { $0 - latency }
+    }
+
+    /// `handler`'s answer, held to what is left of the request's limit.
+    private func answer(_ request: ResourceRequest, with handler: @escaping Handler, within remaining: Duration?)
+        async throws -> ResourceResponse
+    {
+        guard let remaining else { return try await handler(request) }
+        // A handler may take any time: it is held to what is left of the limit.
+        let timedOut = TransportError(code: .timedOut, url: request.url, limit: request.timeout)
+        return try await withTimeLimit(remaining, { try await handler(request) }, timeoutError: { timedOut })
     }
 
     /// `true`: every answer, latency and handlers included, comes within ``ResourceRequest/timeout``

@@ -443,8 +443,9 @@ final class RequestPipeline: Sendable {
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         let isGet = draft.method == .get
         // A request with validators of its own asks the server, whatever the cache holds.
-        let cached = isGet && !draft.acceptsNotModified ? cache?.lookup(first.request) : nil
-        if let cached, cached.isFresh(at: .now) {
+        let cached =
+            isGet && !draft.acceptsNotModified && cache != nil ? HeldEntry.lookUp(first.request, in: cache) : nil
+        if let cached, cached.isFresh {
             emit(.cacheHit(url: draft.url))
             return cached.response
         }
@@ -459,7 +460,10 @@ final class RequestPipeline: Sendable {
                 }
             }
         }
-        let retries = retryPolicy.retryableMethods.contains(draft.method) ? retryPolicy.maxAttempts : 1
+        // One attempt whatever the method (the default policy) needs no lookup of the method.
+        let retries =
+            retryPolicy.maxAttempts != 1 && retryPolicy.retryableMethods.contains(draft.method)
+            ? retryPolicy.maxAttempts : 1
         var built = first
         // `attempt` numbers every send for events; `tries` counts only what the retry policy
         // allows, so a credential refresh does not use up a retry.
@@ -486,13 +490,13 @@ final class RequestPipeline: Sendable {
                 // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
                 if response.status == 304, let cached, let cache {
                     emit(.cacheRevalidated(url: draft.url))
-                    return cache.refresh(built.request, with: response, held: cached)
+                    return cached.refresh(built.request, with: response, in: cache)
                 }
                 if response.status == 304, draft.acceptsNotModified { return response }
                 // `isGet` first: most requests are GETs, and `isSafe` compares method names.
                 if !isGet && !draft.method.isSafe { invalidate(after: response, to: built.request) }
                 if response.isSuccess {
-                    if isGet { cache?.store(response, for: built.request) }
+                    if isGet, cache != nil { storeInCache(response, for: built.request) }
                     return response
                 }
                 let httpError = HTTPError(response: response)
@@ -555,10 +559,53 @@ final class RequestPipeline: Sendable {
         case failure(HalleyError)
     }
 
+    /// Out of line for the same reason as ``HeldEntry``: the store's default instant would be
+    /// a run-time-sized value in ``exchange(_:first:)``'s frame.
+    @inline(never)
+    private func storeInCache(_ response: ResourceResponse, for request: ResourceRequest) {
+        cache?.store(response, for: request)
+    }
+
+    /// A cache entry as ``exchange(_:first:)`` holds it across its suspension points: boxed,
+    /// and read only through these out-of-line members. An entry's layout includes a clock
+    /// instant, whose size the standard library only tells at run time, and an async function
+    /// allocates every such value it touches in its frame on entry (a dozen task allocations
+    /// per request, with a cache or without one); a reference has a fixed size.
+    private final class HeldEntry: Sendable {
+        private let entry: ResponseCache.Entry
+
+        private init(_ entry: ResponseCache.Entry) { self.entry = entry }
+
+        @inline(never)
+        static func lookUp(_ request: ResourceRequest, in cache: ResponseCache?) -> HeldEntry? {
+            cache?.lookup(request).map(HeldEntry.init)
+        }
+
+        @inline(never)
+        var isFresh: Bool { entry.isFresh(at: .now) }
+
+        @inline(never)
+        var response: ResourceResponse { entry.response }
+
+        @inline(never)
+        var etag: String? { entry.etag }
+
+        @inline(never)
+        var lastModified: String? { entry.lastModified }
+
+        @inline(never)
+        func refresh(_ request: ResourceRequest, with response: ResourceResponse, in cache: ResponseCache)
+            -> ResourceResponse
+        {
+            cache.refresh(request, with: response, held: entry)
+        }
+    }
+
     private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
         try await semaphore.acquire()
-        let started = ContinuousClock.now
-        let offset = started - start
+        // Offsets from the call's start (a `Duration`, of fixed size) rather than clock instants:
+        // see ``HeldEntry`` for what a run-time-sized local costs an async function.
+        let offset = elapsed()
         if isObserved {
             emit(
                 .requestStarted(
@@ -569,35 +616,20 @@ final class RequestPipeline: Sendable {
         }
         let response: ResourceResponse
         do {
-            response = try await send(request)
+            // Without a watchdog, straight to the requester: one async frame fewer per request.
+            if watchdog == nil {
+                response = try await requester.response(for: request)
+            } else {
+                response = try await send(request)
+            }
         } catch {
             // Measured before the permit goes to the next request, so durations never overlap
             // the next start under a limit of one.
-            let duration = ContinuousClock.now - started
+            let duration = elapsed() - offset
             semaphore.release()
-            emit(
-                .requestFinished(
-                    RequestRecord(
-                        method: request.method, url: request.url, includePath: request.includePath,
-                        start: offset, duration: duration, status: nil, bytes: nil,
-                        error: String(describing: error), attempt: attempt)))
-            if let error = error as? HalleyError { return .failure(error) }
-            if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            if let error = error as? ResponseBodyTooLargeError {
-                return .failure(
-                    HalleyError(
-                        code: .limitExceeded, includePath: request.includePath, url: request.url,
-                        message: "the response body is larger than \(error.limit) bytes", underlying: error))
-            }
-            if let error = error as? ResponseHeadersTooLargeError {
-                return .failure(
-                    HalleyError(
-                        code: .limitExceeded, includePath: request.includePath, url: request.url,
-                        message: error.summary, underlying: error))
-            }
-            return .failure(transportFailure(error, of: request, after: duration))
+            return try failedAttempt(error, of: request, attempt: attempt, start: offset, duration: duration)
         }
-        let duration = ContinuousClock.now - started
+        let duration = elapsed() - offset
         semaphore.release()
         if isObserved {
             emit(
@@ -617,6 +649,39 @@ final class RequestPipeline: Sendable {
                     message: "the response body is larger than \(error.limit) bytes", underlying: error))
         }
         return .response(response)
+    }
+
+    /// The time since the call started.
+    @inline(never)
+    private func elapsed() -> Duration { ContinuousClock.now - start }
+
+    /// What an attempt whose requester threw `error` comes to, its `requestFinished` sent.
+    /// Out of line: the casts need run-time-sized values (`CancellationError`).
+    @inline(never)
+    private func failedAttempt(
+        _ error: any Error, of request: ResourceRequest, attempt: Int, start offset: Duration, duration: Duration
+    ) throws -> Attempt {
+        emit(
+            .requestFinished(
+                RequestRecord(
+                    method: request.method, url: request.url, includePath: request.includePath,
+                    start: offset, duration: duration, status: nil, bytes: nil,
+                    error: String(describing: error), attempt: attempt)))
+        if let error = error as? HalleyError { return .failure(error) }
+        if error is CancellationError || Task.isCancelled { throw CancellationError() }
+        if let error = error as? ResponseBodyTooLargeError {
+            return .failure(
+                HalleyError(
+                    code: .limitExceeded, includePath: request.includePath, url: request.url,
+                    message: "the response body is larger than \(error.limit) bytes", underlying: error))
+        }
+        if let error = error as? ResponseHeadersTooLargeError {
+            return .failure(
+                HalleyError(
+                    code: .limitExceeded, includePath: request.includePath, url: request.url,
+                    message: error.summary, underlying: error))
+        }
+        return .failure(transportFailure(error, of: request, after: duration))
     }
 
     /// What a requester threw, as the call's error: a transport failure in the shared
