@@ -534,6 +534,7 @@ final class RequestPipeline: Sendable {
 
     /// Refreshes credentials after a `401`, sharing one refresh among every request that saw
     /// the same credentials rejected.
+    @inline(never)
     private func refresh(with refresher: CredentialRefresher, after built: Built, error rejection: HalleyError)
         async throws
     {
@@ -602,7 +603,7 @@ final class RequestPipeline: Sendable {
     }
 
     private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
-        try await semaphore.acquire()
+        if try !semaphore.tryAcquire() { try await semaphore.acquire() }
         // Offsets from the call's start (a `Duration`, of fixed size) rather than clock instants:
         // see ``HeldEntry`` for what a run-time-sized local costs an async function.
         let offset = elapsed()
@@ -721,6 +722,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// The requester's answer, bounded by the per-attempt timeout whatever the requester does.
+    @inline(never)
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let watchdog, let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
@@ -739,6 +741,10 @@ final class RequestPipeline: Sendable {
         "\(TransportError(code: .timedOut, url: url, limit: timeout).summary), the time allowed for each attempt"
     }
 
+    /// Out of line, as ``send(_:)`` and ``refresh(with:after:error:)`` are: its clock's values
+    /// are sized at run time, and inlined into ``exchange(_:first:)`` they would be allocated
+    /// in every exchange's frame, retried or not.
+    @inline(never)
     private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)
         async throws
     {
