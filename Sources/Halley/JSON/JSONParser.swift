@@ -424,12 +424,29 @@ private struct JSONParser {
             }
             skipDigits()
         }
+        if isInteger, let int = integer(from: start) { return .int(int) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
         guard let double = Double(text), double.isFinite else {
             throw Failure(code: .invalidNumber, offset: start, message: "the number \(text) does not fit a Double")
         }
         return .double(double)
+    }
+
+    /// The integer written at `start..<position` (an optional `-`, then digits, as checked by
+    /// ``parseNumber()``), or `nil` when it does not fit an `Int`: what `Int(text)` gives,
+    /// without making the text a string first (every id and count of a document).
+    private func integer(from start: Int) -> Int? {
+        let negative = bytes[start] == UInt8(ascii: "-")
+        var value = 0
+        // Accumulated on the negative side, which also holds `Int.min`.
+        for index in (negative ? start + 1 : start)..<position {
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, underflowed) = shifted.subtractingReportingOverflow(Int(bytes[index] &- UInt8(ascii: "0")))
+            if overflowed || underflowed { return nil }
+            value = next
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
     }
 
     private mutating func skipDigits() {
