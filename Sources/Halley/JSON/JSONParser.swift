@@ -171,10 +171,11 @@ private struct JSONParser {
                 failure.reversedPath.append(.key(key))
                 throw failure
             }
+            // Moved, not copied: a copy of each member's value cost a retain and a release.
             if object.contains(key) {
-                object[key] = value
+                object[key] = consume value
             } else {
-                object.appendNew(key, value)
+                object.appendNew(key, consume value)
             }
             if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
