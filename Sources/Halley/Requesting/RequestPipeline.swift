@@ -440,6 +440,7 @@ final class RequestPipeline: Sendable {
     ///
     /// - Returns: A 2xx response (a `304` for a cached response becomes that response).
     /// - Throws: ``HalleyError`` (`.http`, `.transport`, `.timeout`), `CancellationError`.
+    @inline(__always)
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         let isGet = draft.method == .get
         // A request with validators of its own asks the server, whatever the cache holds.
@@ -602,6 +603,7 @@ final class RequestPipeline: Sendable {
         }
     }
 
+    @inline(__always)
     private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
         if try !semaphore.tryAcquire() { try await semaphore.acquire() }
         // Offsets from the call's start (a `Duration`, of fixed size) rather than clock instants:
