@@ -289,6 +289,7 @@ final class RequestPipeline: Sendable {
     /// `recording` hears of each value read from the requester's response (not a fallback's)
     /// with the request that was sent. Both are `nil` unless the manager keeps state, so
     /// other calls pay one check each.
+    @inline(__always)
     private func perform<Value>(
         _ draft: Draft, reusing: ((ResourceRequest) -> Value?)? = nil,
         recording: ((ResourceResponse, ResourceRequest, Value) -> Void)? = nil,
