@@ -71,6 +71,13 @@ final class TraversalContext: Sendable {
     /// A failure is reported at the caller's own include path, also when another branch
     /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
+        try await inlinedDocument(at: url, includePath: includePath)
+    }
+
+    /// ``document(at:includePath:)``, inlined into the fan-out over a relation's links (one
+    /// async frame fewer for each of them); the other callers share the out-of-line copy.
+    @inline(__always)
+    func inlinedDocument(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
         // Claimed without a suspension point: only a URL another branch is fetching waits.
         switch try claim(key, url: url, includePath: includePath) {
