@@ -198,9 +198,8 @@ struct Traverser: Sendable {
     /// Embedded resources with `nodes` merged into each, in order.
     private func mergedAll(_ resources: [HALResource], nodes: [IncludePlan.Node]) async throws -> [JSONObject] {
         guard !nodes.isEmpty else { return resources.map(\.json) }
-        return try await orderedMap(resources, ClosureTransform { try await merged($0, nodes: nodes) }).compactMap {
-            $0
-        }
+        let results = try await orderedMap(resources, ClosureTransform { try await merged($0, nodes: nodes) })
+        return results.compactMap { $0 }
     }
 
     /// Each link fetched and merged, in link order. In partial mode a failed item is
