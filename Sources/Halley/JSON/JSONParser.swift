@@ -171,6 +171,12 @@ private struct JSONParser {
                 failure.reversedPath.append(.key(key))
                 throw failure
             }
+            if object.isEmpty {
+                // A comma after the first member means more follow: room for eight at once, where
+                // growing from one cost a second allocation. A link object of one member stays exact.
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: ",") { object.reserveCapacity(8) }
+            }
             // Moved, not copied: a copy of each member's value cost a retain and a release.
             if object.contains(key) {
                 object[key] = consume value
@@ -426,6 +432,7 @@ private struct JSONParser {
             skipDigits()
         }
         if isInteger, let int = integer(from: start) { return .int(int) }
+        if let decimal = shortDecimal(from: start) { return .double(decimal) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let double = Double(text), double.isFinite else {
             throw Failure(code: .invalidNumber, offset: start, message: "the number \(text) does not fit a Double")
@@ -449,6 +456,43 @@ private struct JSONParser {
         if negative { return value }
         return value == .min ? nil : -value
     }
+
+    /// The number at `start..<position` when it is a decimal without an exponent and with at
+    /// most 15 significant digits and 22 after the point (a price, a coordinate), else `nil`.
+    ///
+    /// Both the digits as an integer and the power of ten are then exact doubles, so their
+    /// quotient is the correctly rounded value, the one `Double(text)` (`strtod`) returns:
+    /// without making the text a string and reading it a second time.
+    private func shortDecimal(from start: Int) -> Double? {
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < position {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+                continue
+            }
+            guard isDigit(byte) else { return nil }
+            digits = digits * 10 + UInt64(byte &- UInt8(ascii: "0"))
+            if digits != 0 { significant += 1 }
+            if inFraction { fractionDigits += 1 }
+            if significant > 15 || fractionDigits > 22 { return nil }
+        }
+        let value = Double(digits) / Self.exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// 10⁰ through 10²², each exactly representable as a `Double`.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
 
     private mutating func skipDigits() {
         while position < bytes.count, isDigit(bytes[position]) { position += 1 }
