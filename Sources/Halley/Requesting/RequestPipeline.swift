@@ -94,10 +94,16 @@ final class RequestPipeline: Sendable {
         supportedSchemes = requester.supportedSchemes
         supportsHTTP = supportedSchemes.contains("http")
         supportsHTTPS = supportedSchemes.contains("https")
+        var acceptHeaders = HTTPHeaders()
+        acceptHeaders["Accept"] = Self.accept(forms: policy.acceptsForms == true)
+        self.acceptHeaders = acceptHeaders
         start = .now
     }
 
     private let headers: HTTPHeaders
+    /// The call's `Accept` field alone, made once: a request's headers start from it (a copy
+    /// shares its storage), where setting the field on each request allocated an array.
+    private let acceptHeaders: HTTPHeaders
     private var timeout: Duration? { policy.requestTimeout }
 
     func emit(_ event: HalleyEvent) {
@@ -425,7 +431,12 @@ final class RequestPipeline: Sendable {
             timeout: timeout)
         request.credentialScope = credentialScope
         request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
+        if let accept = draft.accept {
+            request.headers["Accept"] = accept
+        } else {
+            // Shared, not built: every request of the call starts with the same field.
+            request.headers = acceptHeaders
+        }
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
