@@ -251,16 +251,29 @@ private struct JSONParser {
         let start = position + 1
         guard start < bytes.count else { return nil }
         let key: String
+        // HAL's own names, the link object's, the IANA relations HAL servers use most (they
+        // are the keys of `_links`) and `id`, the commonest attribute.
         switch bytes[start] {
         case UInt8(ascii: "h") where isName("href", at: start): key = "href"
         case UInt8(ascii: "s") where isName("self", at: start): key = "self"
         case UInt8(ascii: "n") where isName("name", at: start): key = "name"
+        case UInt8(ascii: "n") where isName("next", at: start): key = "next"
         case UInt8(ascii: "t") where isName("templated", at: start): key = "templated"
         case UInt8(ascii: "t") where isName("title", at: start): key = "title"
         case UInt8(ascii: "t") where isName("type", at: start): key = "type"
         case UInt8(ascii: "_") where isName("_links", at: start): key = "_links"
         case UInt8(ascii: "_") where isName("_embedded", at: start): key = "_embedded"
         case UInt8(ascii: "_") where isName("_templates", at: start): key = "_templates"
+        case UInt8(ascii: "i") where isName("id", at: start): key = "id"
+        case UInt8(ascii: "i") where isName("item", at: start): key = "item"
+        case UInt8(ascii: "c") where isName("collection", at: start): key = "collection"
+        case UInt8(ascii: "c") where isName("curies", at: start): key = "curies"
+        case UInt8(ascii: "p") where isName("prev", at: start): key = "prev"
+        case UInt8(ascii: "p") where isName("profile", at: start): key = "profile"
+        case UInt8(ascii: "f") where isName("first", at: start): key = "first"
+        case UInt8(ascii: "l") where isName("last", at: start): key = "last"
+        case UInt8(ascii: "u") where isName("up", at: start): key = "up"
+        case UInt8(ascii: "e") where isName("edit", at: start): key = "edit"
         default: return nil
         }
         position = start + key.utf8.count + 1

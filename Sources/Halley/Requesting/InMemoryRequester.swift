@@ -124,11 +124,16 @@ public actor InMemoryRequester: RequesterInterface {
     ///   handler throws.
     public nonisolated func response(for request: ResourceRequest) async throws -> ResourceResponse {
         let key = Self.key(request.url.absoluteString)
-        let route = state.withLock { state in
+        let defaultLatency = self.defaultLatency
+        var (route, handler) = state.withLock { state -> (Route?, Handler?) in
             state.requests.append(request)
             state.inFlight += 1
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
-            return state.routes[key]
+            let route = state.routes[key]
+            // At zero latency the handler is read now, with the route: nothing comes between
+            // the two (with a latency, it is read after it: one registered meanwhile answers).
+            let latency = route?.latency ?? defaultLatency
+            return (route, latency > .zero || state.handlers.isEmpty ? nil : state.handlers[key])
         }
         defer { state.withLock { $0.inFlight -= 1 } }
         let latency = route?.latency ?? defaultLatency
@@ -138,11 +143,11 @@ public actor InMemoryRequester: RequesterInterface {
         // allocates in its frame on entry, on every request, even at zero latency.
         if latency > .zero {
             remaining = try await wait(latency, for: request)
+            handler = state.withLock { $0.handlers.isEmpty ? nil : $0.handlers[key] }
         } else {
             try Task.checkCancellation()
         }
-        // Looked up after the latency, as a handler registered meanwhile answers.
-        if let handler = state.withLock({ $0.handlers.isEmpty ? nil : $0.handlers[key] }) {
+        if let handler {
             return try await answer(request, with: handler, within: remaining)
         }
         guard let route else {
