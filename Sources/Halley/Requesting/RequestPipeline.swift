@@ -426,23 +426,22 @@ final class RequestPipeline: Sendable {
     /// ``build(_:)`` does before the body and the `configureRequest` hook.
     private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
         var fields = fields
-        var request = ResourceRequest(
-            url: draft.url, method: draft.method, includePath: draft.includePath,
-            timeout: timeout)
-        request.credentialScope = credentialScope
-        request.maxBodyBytes = maxBodyBytes
+        var headers: HTTPHeaders
         if let accept = draft.accept {
-            request.headers["Accept"] = accept
+            headers = [:]
+            headers["Accept"] = accept
         } else {
             // Shared, not built: every request of the call starts with the same field.
-            request.headers = acceptHeaders
+            headers = acceptHeaders
         }
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
-            request.headers[field.name] = field.value
+            headers[field.name] = field.value
         }
-        return request
+        return ResourceRequest(
+            url: draft.url, method: draft.method, headers: headers, includePath: draft.includePath, timeout: timeout,
+            credentialScope: credentialScope, maxBodyBytes: maxBodyBytes)
     }
 
     // MARK: Exchanging
