@@ -204,6 +204,7 @@ private struct JSONParser {
     /// After a member of an array or object: a `,` (then the closer is accepted too, as
     /// Foundation accepts a trailing comma; only after a comma, so `[,]` stays an error) or the
     /// closer. Returns whether the container ended.
+    @inline(__always)
     private mutating func endOfMember(closer: UInt8, container: String) throws(Failure) -> Bool {
         skipWhitespace()
         guard position < bytes.count else {
@@ -281,6 +282,7 @@ private struct JSONParser {
     }
 
     /// Whether the bytes at `start` are `spelling` and then a closing quote.
+    @inline(__always)
     private func isName(_ spelling: StaticString, at start: Int) -> Bool {
         let count = spelling.utf8CodeUnitCount
         guard start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\"") else { return false }
@@ -524,6 +526,7 @@ private struct JSONParser {
         }
     }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8, what: String) throws(Failure) {
         guard position < bytes.count else {
             throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended where \(what) was expected")
