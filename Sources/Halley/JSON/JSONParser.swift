@@ -248,6 +248,7 @@ private struct JSONParser {
     /// every resource and link, written without escapes: the literal, with no string built.
     /// Creating and validating a `String` costs a few hundred instructions; a document of
     /// small resources spends a third of its parsing on names like these.
+    @inline(__always)
     private mutating func knownKey() -> String? {
         let start = position + 1
         guard start < bytes.count else { return nil }
@@ -291,6 +292,7 @@ private struct JSONParser {
         return true
     }
 
+    @inline(__always)
     private mutating func parseString() throws(Failure) -> String {
         let start = position
         position += 1
@@ -412,6 +414,7 @@ private struct JSONParser {
         return value
     }
 
+    @inline(__always)
     private mutating func parseNumber() throws(Failure) -> JSONValue {
         let start = position
         var isInteger = true
