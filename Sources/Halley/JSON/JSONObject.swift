@@ -121,6 +121,12 @@ public struct JSONObject: Sendable {
         index = newIndex
     }
 
+    /// Makes room for `capacity` members in one allocation (the parser, when a second member
+    /// follows the first).
+    mutating func reserveCapacity(_ capacity: Int) {
+        storedMembers.reserveCapacity(capacity)
+    }
+
     /// Appends a member known not to be present yet; used by the parser after its own
     /// duplicate check, to avoid looking the key up twice.
     mutating func appendNew(_ key: String, _ value: consuming JSONValue) {

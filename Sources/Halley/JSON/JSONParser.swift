@@ -171,10 +171,17 @@ private struct JSONParser {
                 failure.reversedPath.append(.key(key))
                 throw failure
             }
+            if object.isEmpty {
+                // A comma after the first member means more follow: room for eight at once, where
+                // growing from one cost a second allocation. A link object of one member stays exact.
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: ",") { object.reserveCapacity(8) }
+            }
+            // Moved, not copied: a copy of each member's value cost a retain and a release.
             if object.contains(key) {
-                object[key] = value
+                object[key] = consume value
             } else {
-                object.appendNew(key, value)
+                object.appendNew(key, consume value)
             }
             if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
@@ -197,6 +204,7 @@ private struct JSONParser {
     /// After a member of an array or object: a `,` (then the closer is accepted too, as
     /// Foundation accepts a trailing comma; only after a comma, so `[,]` stays an error) or the
     /// closer. Returns whether the container ended.
+    @inline(__always)
     private mutating func endOfMember(closer: UInt8, container: String) throws(Failure) -> Bool {
         skipWhitespace()
         guard position < bytes.count else {
@@ -240,20 +248,34 @@ private struct JSONParser {
     /// every resource and link, written without escapes: the literal, with no string built.
     /// Creating and validating a `String` costs a few hundred instructions; a document of
     /// small resources spends a third of its parsing on names like these.
+    @inline(__always)
     private mutating func knownKey() -> String? {
         let start = position + 1
         guard start < bytes.count else { return nil }
         let key: String
+        // HAL's own names, the link object's, the IANA relations HAL servers use most (they
+        // are the keys of `_links`) and `id`, the commonest attribute.
         switch bytes[start] {
         case UInt8(ascii: "h") where isName("href", at: start): key = "href"
         case UInt8(ascii: "s") where isName("self", at: start): key = "self"
         case UInt8(ascii: "n") where isName("name", at: start): key = "name"
+        case UInt8(ascii: "n") where isName("next", at: start): key = "next"
         case UInt8(ascii: "t") where isName("templated", at: start): key = "templated"
         case UInt8(ascii: "t") where isName("title", at: start): key = "title"
         case UInt8(ascii: "t") where isName("type", at: start): key = "type"
         case UInt8(ascii: "_") where isName("_links", at: start): key = "_links"
         case UInt8(ascii: "_") where isName("_embedded", at: start): key = "_embedded"
         case UInt8(ascii: "_") where isName("_templates", at: start): key = "_templates"
+        case UInt8(ascii: "i") where isName("id", at: start): key = "id"
+        case UInt8(ascii: "i") where isName("item", at: start): key = "item"
+        case UInt8(ascii: "c") where isName("collection", at: start): key = "collection"
+        case UInt8(ascii: "c") where isName("curies", at: start): key = "curies"
+        case UInt8(ascii: "p") where isName("prev", at: start): key = "prev"
+        case UInt8(ascii: "p") where isName("profile", at: start): key = "profile"
+        case UInt8(ascii: "f") where isName("first", at: start): key = "first"
+        case UInt8(ascii: "l") where isName("last", at: start): key = "last"
+        case UInt8(ascii: "u") where isName("up", at: start): key = "up"
+        case UInt8(ascii: "e") where isName("edit", at: start): key = "edit"
         default: return nil
         }
         position = start + key.utf8.count + 1
@@ -261,6 +283,7 @@ private struct JSONParser {
     }
 
     /// Whether the bytes at `start` are `spelling` and then a closing quote.
+    @inline(__always)
     private func isName(_ spelling: StaticString, at start: Int) -> Bool {
         let count = spelling.utf8CodeUnitCount
         guard start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\"") else { return false }
@@ -269,6 +292,7 @@ private struct JSONParser {
         return true
     }
 
+    @inline(__always)
     private mutating func parseString() throws(Failure) -> String {
         let start = position
         position += 1
@@ -280,8 +304,15 @@ private struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
                 position += 1
-                // ASCII needs no validation; most keys and values in HAL documents are ASCII.
-                return isASCII ? String(decoding: slice, as: UTF8.self) : try makeString(slice, at: contentStart)
+                guard isASCII else { return try makeString(slice, at: contentStart) }
+                // ASCII needs no validation; most keys and values in HAL documents are ASCII. Copied
+                // into a string of its exact size: `String(decoding:as:)` took a generic path that
+                // checked the bytes again twice (about 60 instructions a string more).
+                guard !slice.isEmpty else { return "" }
+                return String(unsafeUninitializedCapacity: slice.count) { buffer in
+                    _ = buffer.initialize(fromContentsOf: slice)
+                    return slice.count
+                }
             }
             if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\\") { break }
@@ -390,6 +421,7 @@ private struct JSONParser {
         return value
     }
 
+    @inline(__always)
     private mutating func parseNumber() throws(Failure) -> JSONValue {
         let start = position
         var isInteger = true
@@ -424,13 +456,68 @@ private struct JSONParser {
             }
             skipDigits()
         }
+        if isInteger, let int = integer(from: start) { return .int(int) }
+        if let decimal = shortDecimal(from: start) { return .double(decimal) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
         guard let double = Double(text), double.isFinite else {
             throw Failure(code: .invalidNumber, offset: start, message: "the number \(text) does not fit a Double")
         }
         return .double(double)
     }
+
+    /// The integer written at `start..<position` (an optional `-`, then digits, as checked by
+    /// ``parseNumber()``), or `nil` when it does not fit an `Int`: what `Int(text)` gives,
+    /// without making the text a string first (every id and count of a document).
+    private func integer(from start: Int) -> Int? {
+        let negative = bytes[start] == UInt8(ascii: "-")
+        var value = 0
+        // Accumulated on the negative side, which also holds `Int.min`.
+        for index in (negative ? start + 1 : start)..<position {
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (next, underflowed) = shifted.subtractingReportingOverflow(Int(bytes[index] &- UInt8(ascii: "0")))
+            if overflowed || underflowed { return nil }
+            value = next
+        }
+        if negative { return value }
+        return value == .min ? nil : -value
+    }
+
+    /// The number at `start..<position` when it is a decimal without an exponent and with at
+    /// most 15 significant digits and 22 after the point (a price, a coordinate), else `nil`.
+    ///
+    /// Both the digits as an integer and the power of ten are then exact doubles, so their
+    /// quotient is the correctly rounded value, the one `Double(text)` (`strtod`) returns:
+    /// without making the text a string and reading it a second time.
+    private func shortDecimal(from start: Int) -> Double? {
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < position {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: ".") {
+                inFraction = true
+                continue
+            }
+            guard isDigit(byte) else { return nil }
+            digits = digits * 10 + UInt64(byte &- UInt8(ascii: "0"))
+            if digits != 0 { significant += 1 }
+            if inFraction { fractionDigits += 1 }
+            if significant > 15 || fractionDigits > 22 { return nil }
+        }
+        let value = Double(digits) / Self.exactPowersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    /// 10⁰ through 10²², each exactly representable as a `Double`.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
+    ]
 
     private mutating func skipDigits() {
         while position < bytes.count, isDigit(bytes[position]) { position += 1 }
@@ -449,6 +536,7 @@ private struct JSONParser {
         }
     }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8, what: String) throws(Failure) {
         guard position < bytes.count else {
             throw Failure(code: .unexpectedEnd, offset: position, message: "the body ended where \(what) was expected")

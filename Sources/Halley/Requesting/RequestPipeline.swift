@@ -112,10 +112,16 @@ final class RequestPipeline: Sendable {
         supportedSchemes = requester.supportedSchemes
         supportsHTTP = supportedSchemes.contains("http")
         supportsHTTPS = supportedSchemes.contains("https")
+        var acceptHeaders = HTTPHeaders()
+        acceptHeaders["Accept"] = Self.accept(forms: policy.acceptsForms == true)
+        self.acceptHeaders = acceptHeaders
         start = .now
     }
 
     private let headers: HTTPHeaders
+    /// The call's `Accept` field alone, made once: a request's headers start from it (a copy
+    /// shares its storage), where setting the field on each request allocated an array.
+    private let acceptHeaders: HTTPHeaders
     private var timeout: Duration? { policy.requestTimeout }
 
     func emit(_ event: HalleyEvent) {
@@ -307,6 +313,7 @@ final class RequestPipeline: Sendable {
     /// `recording` hears of each value read from the requester's response (not a fallback's)
     /// with the request that was sent. Both are `nil` unless the manager keeps state, so
     /// other calls pay one check each.
+    @inline(__always)
     private func perform<Value>(
         _ draft: Draft, reusing: ((ResourceRequest) -> Value?)? = nil,
         recording: ((ResourceResponse, ResourceRequest, Value) -> Void)? = nil,
@@ -437,18 +444,22 @@ final class RequestPipeline: Sendable {
     /// ``build(_:)`` does before the body and the `configureRequest` hook.
     private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
         var fields = fields
-        var request = ResourceRequest(
-            url: draft.url, method: draft.method, includePath: draft.includePath,
-            timeout: timeout)
-        request.credentialScope = credentialScope
-        request.maxBodyBytes = maxBodyBytes
-        request.headers["Accept"] = draft.accept ?? Self.accept(forms: policy.acceptsForms == true)
+        var headers: HTTPHeaders
+        if let accept = draft.accept {
+            headers = [:]
+            headers["Accept"] = accept
+        } else {
+            // Shared, not built: every request of the call starts with the same field.
+            headers = acceptHeaders
+        }
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.url) {
-            request.headers[field.name] = field.value
+            headers[field.name] = field.value
         }
-        return request
+        return ResourceRequest(
+            url: draft.url, method: draft.method, headers: headers, includePath: draft.includePath, timeout: timeout,
+            credentialScope: credentialScope, maxBodyBytes: maxBodyBytes)
     }
 
     // MARK: Exchanging
@@ -458,11 +469,13 @@ final class RequestPipeline: Sendable {
     ///
     /// - Returns: A 2xx response (a `304` for a cached response becomes that response).
     /// - Throws: ``HalleyError`` (`.http`, `.transport`, `.timeout`), `CancellationError`.
+    @inline(__always)
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         let isGet = draft.method == .get
         // A request with validators of its own asks the server, whatever the cache holds.
-        let cached = isGet && !draft.acceptsNotModified ? cache?.lookup(first.request) : nil
-        if let cached, cached.isFresh(at: .now) {
+        let cached =
+            isGet && !draft.acceptsNotModified && cache != nil ? HeldEntry.lookUp(first.request, in: cache) : nil
+        if let cached, cached.isFresh {
             emit(.cacheHit(url: draft.url))
             return cached.response
         }
@@ -477,7 +490,10 @@ final class RequestPipeline: Sendable {
                 }
             }
         }
-        let retries = retryPolicy.retryableMethods.contains(draft.method) ? retryPolicy.maxAttempts : 1
+        // One attempt whatever the method (the default policy) needs no lookup of the method.
+        let retries =
+            retryPolicy.maxAttempts != 1 && retryPolicy.retryableMethods.contains(draft.method)
+            ? retryPolicy.maxAttempts : 1
         var built = first
         // `attempt` numbers every send for events; `tries` counts only what the retry policy
         // allows, so a credential refresh does not use up a retry.
@@ -504,13 +520,13 @@ final class RequestPipeline: Sendable {
                 // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
                 if response.status == 304, let cached, let cache {
                     emit(.cacheRevalidated(url: draft.url))
-                    return cache.refresh(built.request, with: response, held: cached)
+                    return cached.refresh(built.request, with: response, in: cache)
                 }
                 if response.status == 304, draft.acceptsNotModified { return response }
                 // `isGet` first: most requests are GETs, and `isSafe` compares method names.
                 if !isGet && !draft.method.isSafe { invalidate(after: response, to: built.request) }
                 if response.isSuccess {
-                    if isGet { cache?.store(response, for: built.request) }
+                    if isGet, cache != nil { storeInCache(response, for: built.request) }
                     return response
                 }
                 let httpError = HTTPError(response: response)
@@ -548,6 +564,7 @@ final class RequestPipeline: Sendable {
 
     /// Refreshes credentials after a `401`, sharing one refresh among every request that saw
     /// the same credentials rejected.
+    @inline(never)
     private func refresh(with refresher: CredentialRefresher, after built: Built, error rejection: HalleyError)
         async throws
     {
@@ -573,10 +590,54 @@ final class RequestPipeline: Sendable {
         case failure(HalleyError)
     }
 
+    /// Out of line for the same reason as ``HeldEntry``: the store's default instant would be
+    /// a run-time-sized value in ``exchange(_:first:)``'s frame.
+    @inline(never)
+    private func storeInCache(_ response: ResourceResponse, for request: ResourceRequest) {
+        cache?.store(response, for: request)
+    }
+
+    /// A cache entry as ``exchange(_:first:)`` holds it across its suspension points: boxed,
+    /// and read only through these out-of-line members. An entry's layout includes a clock
+    /// instant, whose size the standard library only tells at run time, and an async function
+    /// allocates every such value it touches in its frame on entry (a dozen task allocations
+    /// per request, with a cache or without one); a reference has a fixed size.
+    private final class HeldEntry: Sendable {
+        private let entry: ResponseCache.Entry
+
+        private init(_ entry: ResponseCache.Entry) { self.entry = entry }
+
+        @inline(never)
+        static func lookUp(_ request: ResourceRequest, in cache: ResponseCache?) -> HeldEntry? {
+            cache?.lookup(request).map(HeldEntry.init)
+        }
+
+        @inline(never)
+        var isFresh: Bool { entry.isFresh(at: .now) }
+
+        @inline(never)
+        var response: ResourceResponse { entry.response }
+
+        @inline(never)
+        var etag: String? { entry.etag }
+
+        @inline(never)
+        var lastModified: String? { entry.lastModified }
+
+        @inline(never)
+        func refresh(_ request: ResourceRequest, with response: ResourceResponse, in cache: ResponseCache)
+            -> ResourceResponse
+        {
+            cache.refresh(request, with: response, held: entry)
+        }
+    }
+
+    @inline(__always)
     private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
-        try await semaphore.acquire()
-        let started = ContinuousClock.now
-        let offset = started - start
+        if try !semaphore.tryAcquire() { try await semaphore.acquire() }
+        // Offsets from the call's start (a `Duration`, of fixed size) rather than clock instants:
+        // see ``HeldEntry`` for what a run-time-sized local costs an async function.
+        let offset = elapsed()
         if isObserved {
             emit(
                 .requestStarted(
@@ -587,35 +648,20 @@ final class RequestPipeline: Sendable {
         }
         let response: ResourceResponse
         do {
-            response = try await send(request)
+            // Without a watchdog, straight to the requester: one async frame fewer per request.
+            if watchdog == nil {
+                response = try await requester.response(for: request)
+            } else {
+                response = try await send(request)
+            }
         } catch {
             // Measured before the permit goes to the next request, so durations never overlap
             // the next start under a limit of one.
-            let duration = ContinuousClock.now - started
+            let duration = elapsed() - offset
             semaphore.release()
-            emit(
-                .requestFinished(
-                    RequestRecord(
-                        method: request.method, url: request.url, includePath: request.includePath,
-                        start: offset, duration: duration, status: nil, bytes: nil,
-                        error: String(describing: error), attempt: attempt)))
-            if let error = error as? HalleyError { return .failure(error) }
-            if error is CancellationError || Task.isCancelled { throw CancellationError() }
-            if let error = error as? ResponseBodyTooLargeError {
-                return .failure(
-                    HalleyError(
-                        code: .limitExceeded, includePath: request.includePath, url: request.url,
-                        message: "the response body is larger than \(error.limit) bytes", underlying: error))
-            }
-            if let error = error as? ResponseHeadersTooLargeError {
-                return .failure(
-                    HalleyError(
-                        code: .limitExceeded, includePath: request.includePath, url: request.url,
-                        message: error.summary, underlying: error))
-            }
-            return .failure(transportFailure(error, of: request, after: duration))
+            return try failedAttempt(error, of: request, attempt: attempt, start: offset, duration: duration)
         }
-        let duration = ContinuousClock.now - started
+        let duration = elapsed() - offset
         semaphore.release()
         if isObserved {
             emit(
@@ -635,6 +681,39 @@ final class RequestPipeline: Sendable {
                     message: "the response body is larger than \(error.limit) bytes", underlying: error))
         }
         return .response(response)
+    }
+
+    /// The time since the call started.
+    @inline(never)
+    private func elapsed() -> Duration { ContinuousClock.now - start }
+
+    /// What an attempt whose requester threw `error` comes to, its `requestFinished` sent.
+    /// Out of line: the casts need run-time-sized values (`CancellationError`).
+    @inline(never)
+    private func failedAttempt(
+        _ error: any Error, of request: ResourceRequest, attempt: Int, start offset: Duration, duration: Duration
+    ) throws -> Attempt {
+        emit(
+            .requestFinished(
+                RequestRecord(
+                    method: request.method, url: request.url, includePath: request.includePath,
+                    start: offset, duration: duration, status: nil, bytes: nil,
+                    error: String(describing: error), attempt: attempt)))
+        if let error = error as? HalleyError { return .failure(error) }
+        if error is CancellationError || Task.isCancelled { throw CancellationError() }
+        if let error = error as? ResponseBodyTooLargeError {
+            return .failure(
+                HalleyError(
+                    code: .limitExceeded, includePath: request.includePath, url: request.url,
+                    message: "the response body is larger than \(error.limit) bytes", underlying: error))
+        }
+        if let error = error as? ResponseHeadersTooLargeError {
+            return .failure(
+                HalleyError(
+                    code: .limitExceeded, includePath: request.includePath, url: request.url,
+                    message: error.summary, underlying: error))
+        }
+        return .failure(transportFailure(error, of: request, after: duration))
     }
 
     /// What a requester threw, as the call's error: a transport failure in the shared
@@ -674,6 +753,7 @@ final class RequestPipeline: Sendable {
     }
 
     /// The requester's answer, bounded by the per-attempt timeout whatever the requester does.
+    @inline(never)
     private func send(_ request: ResourceRequest) async throws -> ResourceResponse {
         guard let watchdog, let timeout else { return try await requester.response(for: request) }
         let requester = self.requester
@@ -692,6 +772,10 @@ final class RequestPipeline: Sendable {
         "\(TransportError(code: .timedOut, url: url, limit: timeout).summary), the time allowed for each attempt"
     }
 
+    /// Out of line, as ``send(_:)`` and ``refresh(with:after:error:)`` are: its clock's values
+    /// are sized at run time, and inlined into ``exchange(_:first:)`` they would be allocated
+    /// in every exchange's frame, retried or not.
+    @inline(never)
     private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)
         async throws
     {

@@ -36,8 +36,12 @@ public struct ResourceRequest: Sendable, Hashable {
     /// Both of the above, as the one value the pipeline, the redirect rules and the cache read.
     var credentialScope: CredentialScope {
         get { storedScope ?? .unanchored }
-        // Stored as `nil` when it is the default, so that equal requests compare equal.
-        set { storedScope = newValue.trustedOrigins.isEmpty && newValue == .unanchored ? nil : newValue }
+        set { storedScope = Self.stored(newValue) }
+    }
+    /// What ``storedScope`` holds for `scope`: `nil` when it is the default, so that equal
+    /// requests compare equal.
+    private static func stored(_ scope: CredentialScope) -> CredentialScope? {
+        scope.trustedOrigins.isEmpty && scope == .unanchored ? nil : scope
     }
     /// `nil` for the default: a request costs nothing to make before the pipeline gives it its
     /// scope.
@@ -65,6 +69,23 @@ public struct ResourceRequest: Sendable, Hashable {
         self.body = body
         self.includePath = includePath
         self.timeout = timeout
+    }
+
+    /// A request with the fields the pipeline sets on every request, in one initialization:
+    /// set one by one after the public initializer, they cost two copies of the whole request.
+    init(
+        url: URL, method: HTTPMethod, headers: HTTPHeaders, includePath: String?, timeout: Duration?,
+        credentialScope: CredentialScope, maxBodyBytes: Int?
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = nil
+        self.includePath = includePath
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        // Stored directly: the property's setter would copy the request being initialized.
+        self.storedScope = Self.stored(credentialScope)
     }
 }
 

@@ -17,11 +17,21 @@ enum LinkTarget {
                     underlying: error)
             }
         }
-        guard let url = URLResolution.resolve(href, against: base), url.scheme != nil else {
+        guard let url = resolved(href, base) else {
             throw HalleyError(
                 code: .invalidURL, includePath: includePath, url: base,
                 message: "href \"\(href)\" is not a valid URL")
         }
+        return url
+    }
+
+    /// `href` resolved against `base` (``URLResolution/resolve(_:against:)``), `nil` unless it
+    /// is a URL with a scheme. Plainly joined text starts with `http://` or `https://`, so a
+    /// URL made of it has its scheme without asking: `URL.scheme` parses the string's scheme
+    /// anew on every call, several hundred instructions per followed link.
+    private static func resolved(_ href: String, _ base: URL?) -> URL? {
+        if let joined = URLResolution.joined(href, base) { return URL(string: joined) }
+        guard let url = URL(string: href, relativeTo: base)?.absoluteURL, url.scheme != nil else { return nil }
         return url
     }
 }

@@ -38,6 +38,20 @@ final class AsyncSemaphore: Sendable {
         state = LockedValue(State(available: max(1, permits)))
     }
 
+    /// Takes a free permit without a suspension point (and without the async frame of
+    /// ``acquire()``): `false` when none is free, and the caller then waits in ``acquire()``.
+    /// Every request of a call that stays under its limit goes this way.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled, as ``acquire()`` does.
+    func tryAcquire() throws -> Bool {
+        try Task.checkCancellation()
+        return state.withLock { state in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
+        }
+    }
+
     func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> Int? in

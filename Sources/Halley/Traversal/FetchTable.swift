@@ -15,8 +15,10 @@ final class FetchTable: Sendable {
 
     private enum Entry {
         case inFlight([Waiter])
-        /// Boxed: a table of 100,000 entries then moves pointers, not documents, as it grows.
-        indirect case finished(Result<HALResource, any Error>)
+        /// Not `indirect`: a document is one reference (``HALResource`` keeps its parts in a
+        /// box), so a table of 100,000 entries moves pointers as it grows without a box of its
+        /// own per entry, which cost an allocation per fetched resource.
+        case finished(Result<HALResource, any Error>)
     }
 
     private struct State {

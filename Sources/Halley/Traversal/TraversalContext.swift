@@ -71,15 +71,16 @@ final class TraversalContext: Sendable {
     /// A failure is reported at the caller's own include path, also when another branch
     /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
+        try await inlinedDocument(at: url, includePath: includePath)
+    }
+
+    /// ``document(at:includePath:)``, inlined into the fan-out over a relation's links (one
+    /// async frame fewer for each of them); the other callers share the out-of-line copy.
+    @inline(__always)
+    func inlinedDocument(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
         // Claimed without a suspension point: only a URL another branch is fetching waits.
-        let claim: FetchTable.Claim
-        do {
-            claim = try table.claim(key, url: url, includePath: includePath)
-        } catch let error as HalleyError where error.includePath != includePath {
-            throw error.at(includePath: includePath)
-        }
-        switch claim {
+        switch try claim(key, url: url, includePath: includePath) {
         case .finished(let document):
             return document
         case .inFlight:
@@ -101,6 +102,18 @@ final class TraversalContext: Sendable {
         }
         table.finish(key, with: result)
         return try result.get()
+    }
+
+    /// ``FetchTable/claim(_:url:includePath:)`` on ``table``, a failure at the caller's include
+    /// path. Out of line: the cast of the error needs a run-time-sized buffer, which the async
+    /// caller would allocate on entry for every document.
+    @inline(never)
+    private func claim(_ key: String, url: URL, includePath: String?) throws -> FetchTable.Claim {
+        do {
+            return try table.claim(key, url: url, includePath: includePath)
+        } catch let error as HalleyError where error.includePath != includePath {
+            throw error.at(includePath: includePath)
+        }
     }
 
     /// The document `table` holds or is fetching for `key`, or `nil` when this caller now owns

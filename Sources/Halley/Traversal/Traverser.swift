@@ -198,7 +198,8 @@ struct Traverser: Sendable {
     /// Embedded resources with `nodes` merged into each, in order.
     private func mergedAll(_ resources: [HALResource], nodes: [IncludePlan.Node]) async throws -> [JSONObject] {
         guard !nodes.isEmpty else { return resources.map(\.json) }
-        return try await orderedMap(resources) { try await merged($0, nodes: nodes) }.compactMap { $0 }
+        let results = try await orderedMap(resources, ClosureTransform { try await merged($0, nodes: nodes) })
+        return results.compactMap { $0 }
     }
 
     /// Each link fetched and merged, in link order. In partial mode a failed item is
@@ -221,23 +222,42 @@ struct Traverser: Sendable {
                 return stored.compactMap { $0?.json }
             }
         }
-        let results = try await orderedMap(Array(links.indices)) { [stored] index -> JSONObject? in
+        let fetch = LinkFetch(
+            traverser: self, links: links, stored: stored, targets: targets, nodes: nodes, includePath: includePath)
+        let results = try await orderedMap(Array(links.indices), fetch)
+        return results.compactMap { $0 ?? nil }
+    }
+
+    /// One link of ``fetchedAll(_:in:nodes:includePath:variables:queryItems:)`` fetched and
+    /// merged: `nil` for a failure partial mode records. A type rather than a closure, so that
+    /// the fan-out's workers call it directly (a closure call is one more async frame per link).
+    private struct LinkFetch: OrderedTransform {
+        let traverser: Traverser
+        let links: [Link]
+        /// What fresh stored state answered, by index (empty without a store).
+        let stored: [HALResource?]
+        let targets: RelationResolver.Targets
+        let nodes: [IncludePlan.Node]
+        let includePath: String?
+
+        @inline(__always)
+        func callAsFunction(_ index: Int) async throws -> JSONObject? {
+            let context = traverser.context
             do {
                 let document: HALResource
                 if index < stored.count, let answered = stored[index] {
                     document = answered
                 } else {
                     let url = try targets.url(of: links[index], includePath: includePath)
-                    document = try await context.document(at: url, includePath: includePath)
+                    document = try await context.inlinedDocument(at: url, includePath: includePath)
                 }
                 // A leaf needs nothing merged: skip the call (and its frame) for each of them.
-                return nodes.isEmpty ? document.json : try await merged(document, nodes: nodes)
+                return nodes.isEmpty ? document.json : try await traverser.merged(document, nodes: nodes)
             } catch let error as HalleyError where context.collectsFailures {
                 context.record(error)
                 return nil
             }
         }
-        return results.compactMap { $0 ?? nil }
     }
 
     /// Fails before anything is built for `links` when they point at more new URLs than the
@@ -274,9 +294,11 @@ struct Traverser: Sendable {
     /// of 100,000 links then costs a few hundred tasks, not 100,000, and tasks past the window
     /// would only queue for the concurrency limit anyway. As with a task per element, no
     /// element waits for a sibling: a worker moves on only when its element is done.
-    private func orderedMap<Element: Sendable, Result: Sendable>(
-        _ elements: [Element], _ transform: @escaping @Sendable (Element) async throws -> Result
-    ) async throws -> [Result?] {
+    @inline(__always)
+    private func orderedMap<Transform: OrderedTransform>(_ elements: [Transform.Element], _ transform: Transform)
+        async throws -> [Transform.Output?]
+    {
+        typealias Result = Transform.Output
         if elements.count == 1 { return [try await transform(elements[0])] }
         let workers = min(context.fanOutWindow, elements.count)
         let next = LockedValue(0)
@@ -335,4 +357,19 @@ struct Traverser: Sendable {
             object["_embedded"] = embedded.isEmpty ? nil : .object(embedded)
         }
     }
+}
+
+/// What ``Traverser``'s ordered fan-out applies to each element: a type, not a closure, so
+/// that a worker calls it directly and the call can be inlined.
+private protocol OrderedTransform: Sendable {
+    associatedtype Element: Sendable
+    associatedtype Output: Sendable
+    func callAsFunction(_ element: Element) async throws -> Output
+}
+
+/// A closure as an ``OrderedTransform``, where one more frame per element does not matter.
+private struct ClosureTransform<Element: Sendable, Output: Sendable>: OrderedTransform {
+    let body: @Sendable (Element) async throws -> Output
+
+    func callAsFunction(_ element: Element) async throws -> Output { try await body(element) }
 }
