@@ -155,9 +155,9 @@ struct CurlReply: Sendable {
 ///
 /// Ownership: the engine's loop thread creates it, keeps it in its table of active
 /// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle, so the unretained pointer libcurl holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is
-/// valid whenever libcurl can call back (the next transfer on the handle sets its own before
-/// the handle goes back into the multi handle). It is never touched by another thread: it is not
+/// handle, so the unretained pointer libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever
+/// the loop reads it back (the next transfer on the handle sets its own before the handle goes
+/// back into the multi handle). It is never touched by another thread: it is not
 /// `Sendable`, and the job and the continuation it was made from are.
 final class CurlTransfer {
     let id: UInt64
@@ -167,18 +167,9 @@ final class CurlTransfer {
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
 
-    // The response as it arrives.
-    private var status = 0
-    /// The field lines so far, as ``CurlReply/headerBlock`` holds them.
-    private var headerBlock: [UInt8] = []
-    private var headerLineCount = 0
-    private var headerBytes = 0
-    private var contentLength: Int?
-    private var encoded = false
-    private var headersComplete = false
-    private var body = Data()
-    /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
-    private var failure: (any Error)?
+    /// The response as it arrives, read by the handle's callbacks (in C: they run for every
+    /// header line and body chunk).
+    private var response: UnsafeMutablePointer<halley_curl_response> { handle.response }
     /// The exchange's metrics, read by ``noteMetrics(tlsVersions:)`` while the connection is
     /// still the handle's.
     private var metrics: TransferMetrics?
@@ -206,10 +197,11 @@ final class CurlTransfer {
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
         handle.errorBuffer[0] = 0
+        halley_curl_response_reset(
+            response, Self.size(job.maxHeaderBytes), Self.size(job.maxHeaderCount), job.maxBodyBytes == nil ? 0 : 1,
+            Int64(job.maxBodyBytes ?? 0))
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CurlABI.Option.privateData, pointer: context)
-        try set(CurlABI.Option.writeData, pointer: context)
-        try set(CurlABI.Option.headerData, pointer: context)
         try set(CurlABI.Option.url, string: job.urlString)
         if handle.applied.freshConnection != job.freshConnection {
             try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
@@ -312,83 +304,14 @@ final class CurlTransfer {
         try CurlHandle.check(code)
     }
 
-    // MARK: Callbacks (on the engine's thread, inside curl_multi_perform)
-
-    /// Takes a body chunk, already decoded; returns 0 past the body limit so libcurl stops.
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let limit = job.maxBodyBytes, body.count + bytes.count > limit {
-            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
-            return 0
-        }
-        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-        return bytes.count
-    }
-
-    /// Takes one header line (status line, field, or the empty line ending the section);
-    /// returns 0 past the header limits so libcurl stops. Only what the limits need is read
-    /// here, on the engine's one thread; the caller parses the fields.
-    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var line = bytes[...]
-        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
-        let isStatusLine = Self.isStatusLine(line)
-        if isStatusLine {
-            // A new response (an interim 1xx comes before the final one): start over.
-            status = Self.statusCode(line)
-            headerBlock.removeAll(keepingCapacity: true)
-            headerLineCount = 0
-            headerBytes = 0
-            contentLength = nil
-            encoded = false
-            headersComplete = false
-        }
-        headerBytes += bytes.count
-        if headerBytes > job.maxHeaderBytes {
-            failure = ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
-            return 0
-        }
-        if line.isEmpty {
-            if status >= 200 { return headersEnded() ? bytes.count : 0 }
-            return bytes.count
-        }
-        if isStatusLine { return bytes.count }
-        if headersComplete { return bytes.count }  // trailers of a chunked body
-        if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
-            if headerLineCount >= job.maxHeaderCount {
-                failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
-                return 0
-            }
-            if Self.hasName(line, "content-length") {
-                contentLength = Self.number(after: line)
-            } else if Self.hasName(line, "content-encoding") {
-                encoded = !Self.valueIsIdentity(line)
-            }
-        }
-        if headerBlock.isEmpty { headerBlock.reserveCapacity(512) }
-        headerBlock.append(contentsOf: UnsafeRawBufferPointer(rebasing: line))
-        headerBlock.append(UInt8(ascii: "\n"))
-        headerLineCount += 1
-        return bytes.count
-    }
-
-    /// The final response's header section is complete. Refuses a declared length over the
-    /// body limit before any of the body is read (only unencoded: an encoded length says
-    /// nothing certain about the decoded size), and sizes the buffer for the rest.
-    private func headersEnded() -> Bool {
-        headersComplete = true
-        guard !encoded, let length = contentLength else { return true }
-        if let limit = job.maxBodyBytes, length > limit {
-            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
-            return false
-        }
-        body.reserveCapacity(length)
-        return true
-    }
+    /// A limit as the callbacks compare it: a negative one refuses what zero refuses.
+    private static func size(_ limit: Int) -> Int { max(0, limit) }
 
     // MARK: Outcome
 
     /// The reply or the error, once libcurl finished with `code` (a CURLcode).
     func outcome(_ code: Int32) -> Result<CurlReply, any Error> {
-        if let failure { return .failure(failure) }
+        if let failure = callbackFailure() { return .failure(failure) }
         guard code == CurlABI.Code.ok else {
             var connectCode = 0
             if job.proxy != nil { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectCode, &connectCode) }
@@ -406,17 +329,41 @@ final class CurlTransfer {
                 CurlABI.Code.unsupportedProtocol, CurlABI.Code.weirdServerReply, CurlABI.Code.gotNothing,
                 CurlABI.Code.receiveError,
             ].contains(code)
-            if garbled && connectionsMade == 0 && status == 0 {
+            if garbled && connectionsMade == 0 && response.pointee.status == 0 {
                 return .failure(CurlStaleConnectionError(underlying: error))
             }
             return .failure(error)
         }
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
+        let headerBlock = [UInt8](
+            UnsafeBufferPointer(start: response.pointee.header_block, count: response.pointee.header_length))
+        var length = 0
+        let body =
+            halley_curl_response_take_body(response, &length).map {
+                Data(bytesNoCopy: $0, count: length, deallocator: .free)
+            } ?? Data()
         return .success(
             CurlReply(
-                status: responseCode > 0 ? responseCode : status, headerBlock: headerBlock, body: body,
-                metrics: metrics))
+                status: responseCode > 0 ? responseCode : response.pointee.status, headerBlock: headerBlock,
+                body: body, metrics: metrics))
+    }
+
+    /// The limit a callback stopped the transfer at, if one did (it returned 0 so that
+    /// libcurl stopped at once).
+    private func callbackFailure() -> (any Error)? {
+        switch Int(response.pointee.failure) {
+        case HALLEY_RESPONSE_HEADER_BYTES:
+            return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
+        case HALLEY_RESPONSE_HEADER_COUNT:
+            return ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
+        case HALLEY_RESPONSE_BODY_TOO_LARGE:
+            return ResponseBodyTooLargeError(url: job.url, limit: job.maxBodyBytes ?? 0)
+        case HALLEY_RESPONSE_OUT_OF_MEMORY:
+            return error(for: CurlABI.Code.outOfMemory, ourBuffer: true)
+        default:
+            return nil
+        }
     }
 
     /// Reads the exchange's metrics when the job asked for them; called when the transfer is
@@ -475,9 +422,9 @@ final class CurlTransfer {
     /// A libcurl failure as a ``TransportError`` whose code the other requesters give for the
     /// same failure, keeping the `URLError` URLSession would give (with the CURLcode in its
     /// `userInfo`) as the underlying error.
-    private func error(for code: Int32) -> any Error {
+    private func error(for code: Int32, ourBuffer: Bool = false) -> any Error {
         let detail = String(cString: handle.errorBuffer)
-        if code == CurlABI.Code.outOfMemory && !headersComplete {
+        if code == CurlABI.Code.outOfMemory && !ourBuffer && response.pointee.headers_complete == 0 {
             // libcurl's own cap on one header line (100 KiB) is the only allocation it
             // refuses while reading headers.
             return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(min(job.maxHeaderBytes, 102_400)))
@@ -522,64 +469,7 @@ final class CurlTransfer {
         let text = halley_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
         return "\(text) (CURLcode \(code))"
     }
-
-    // MARK: Parsing helpers
-
-    /// Whether the line starts with `HTTP/`: a status line. Compared byte by byte: the generic
-    /// `starts(with:)` cost more than the rest of the callback.
-    private static func isStatusLine(_ line: Bytes) -> Bool {
-        guard line.count >= 5 else { return false }
-        let start = line.startIndex
-        return line[start] == UInt8(ascii: "H") && line[start + 1] == UInt8(ascii: "T")
-            && line[start + 2] == UInt8(ascii: "T") && line[start + 3] == UInt8(ascii: "P")
-            && line[start + 4] == UInt8(ascii: "/")
-    }
-
-    /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
-    private static func statusCode(_ line: Bytes) -> Int {
-        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
-        var code = 0
-        for byte in line[(space + 1)...].prefix(3) {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return 0 }
-            code = code * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return code
-    }
-
-    /// Whether the line is a field named `name` (lowercase ASCII), in any case.
-    private static func hasName(_ line: Bytes, _ name: StaticString) -> Bool {
-        let count = name.utf8CodeUnitCount
-        guard line.count > count, line[line.startIndex + count] == UInt8(ascii: ":") else { return false }
-        return name.withUTF8Buffer { expected in
-            zip(line.prefix(count), expected).allSatisfy { ($0 | 0x20) == $1 }
-        }
-    }
-
-    /// The decimal number after the colon, or `nil`.
-    private static func number(after line: Bytes) -> Int? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
-
-    /// Whether a Content-Encoding line's value is `identity` (or empty).
-    private static func valueIsIdentity(_ line: Bytes) -> Bool {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let value = line[(colon + 1)...].filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map {
-            $0 | 0x20
-        }
-        return value.isEmpty || value.elementsEqual("identity".utf8)
-    }
 }
-
-/// A header line, or part of one, in libcurl's buffer.
-private typealias Bytes = Slice<UnsafeRawBufferPointer>
 
 /// An easy handle with what every request shares already set, and the buffer libcurl writes
 /// its error messages to. Made, lent and kept by the engine's loop thread only.
@@ -591,6 +481,10 @@ final class CurlHandle {
     /// (`CURLOPT_DEBUGDATA`), owned here like the error buffer.
     let tlsVersion: UnsafeMutablePointer<CChar>
     private static let tlsVersionSize = 16
+    /// What the header and body callbacks read of the current transfer's response, owned
+    /// here like the error buffer (libcurl holds the pointer as `CURLOPT_HEADERDATA` and
+    /// `CURLOPT_WRITEDATA`), its header buffer kept from one transfer to the next.
+    let response: UnsafeMutablePointer<halley_curl_response>
 
     /// The values the last transfer set for the options each transfer sets (`nil`: not set,
     /// or not known after a failed call): ``CurlTransfer/prepare()`` sets only those that
@@ -641,12 +535,15 @@ final class CurlHandle {
         errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
         tlsVersion = .allocate(capacity: Self.tlsVersionSize)
         tlsVersion.initialize(repeating: 0, count: Self.tlsVersionSize)
+        response = .allocate(capacity: 1)
+        response.initialize(to: halley_curl_response())
         do {
             try configure(setup)
         } catch {
             halley_curl_easy_cleanup(easy)
             errorBuffer.deallocate()
             tlsVersion.deallocate()
+            response.deallocate()
             throw error
         }
     }
@@ -655,13 +552,14 @@ final class CurlHandle {
         halley_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
         tlsVersion.deallocate()
+        halley_curl_response_free(response)
+        response.deallocate()
         if let headerList { halley_curl_slist_free_all(headerList) }
         if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
     }
 
     private func configure(_ setup: CurlHandleSetup) throws {
-        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
-        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
+        try Self.check(halley_curl_easy_set_response(easy, response))
         try Self.check(
             halley_curl_easy_setopt_pointer(easy, CurlABI.Option.errorBuffer, UnsafeMutableRawPointer(errorBuffer)))
         // Installed before verbose mode can be on, so libcurl never writes its trace to stderr.
@@ -705,18 +603,4 @@ final class CurlHandle {
             throw CurlUnavailableError(reason: "libcurl refused an option: \(CurlTransfer.message(for: code))")
         }
     }
-}
-
-/// `CURLOPT_WRITEFUNCTION`: the context is the transfer (`CURLOPT_WRITEDATA`).
-private let curlWriteCallback: halley_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-    return CurlTransfer.from(context).receiveBody(bytes)
-}
-
-/// `CURLOPT_HEADERFUNCTION`: the context is the transfer (`CURLOPT_HEADERDATA`).
-private let curlHeaderCallback: halley_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-    return CurlTransfer.from(context).receiveHeader(bytes)
 }
