@@ -66,88 +66,109 @@ struct CurlReply: Sendable {
     /// The header fields in order, repeated names combined with `", "` (as URLSession does),
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
     /// allows such bytes in values).
+    ///
+    /// Read with indices into the block rather than slices, and with the arrays sized from the
+    /// line count: for a typical response this is called for, the generic slice operations
+    /// and the arrays' growth cost more than making the strings.
     var headers: HTTPHeaders {
-        var fields: [HTTPHeaders.Field] = []
-        // Where each field's name is in the block, to find a repeated name (any case)
-        // without making strings; a table by lowercased name once there are many.
-        var names: [Range<Int>] = []
-        var table: [String: Int]?
         headerBlock.withUnsafeBufferPointer { block in
+            var lineCount = 0
+            for byte in block where byte == UInt8(ascii: "\n") { lineCount += 1 }
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(lineCount)
+            // Where each field's name is in the block, to find a repeated name (any case)
+            // without making strings; a table by lowercased name once there are many.
+            var names: [Range<Int>] = []
+            names.reserveCapacity(min(lineCount, Self.linearLookupLimit + 1))
+            var table: [String: Int]?
             var start = 0
             while start < block.count {
-                let end = block[start...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
-                let line = block[start..<end]
+                var end = start
+                while end < block.count && block[end] != UInt8(ascii: "\n") { end += 1 }
+                let line = start..<end
                 start = end + 1
-                if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                if line.isEmpty { continue }
+                if Self.isBlank(block[line.lowerBound]) {
                     if let last = fields.indices.last {
                         let field = fields[last]
                         fields[last] = HTTPHeaders.Field(
-                            name: field.name, value: field.value + " " + Self.text(Self.trimmed(line)))
+                            name: field.name, value: field.value + " " + Self.text(block, Self.trimmed(block, line)))
                     }
                     continue
                 }
-                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                let name = Self.trimmed(line[..<colon])
-                let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+                var colon = line.lowerBound
+                while colon < line.upperBound && block[colon] != UInt8(ascii: ":") { colon += 1 }
+                guard colon < line.upperBound else { continue }
+                let name = Self.trimmed(block, line.lowerBound..<colon)
+                let value = Self.text(block, Self.trimmed(block, (colon + 1)..<line.upperBound))
                 let existing: Int?
                 if let table {
-                    existing = table[Self.lowercased(name)]
+                    existing = table[Self.lowercased(block, name)]
                 } else {
-                    existing = names.firstIndex { Self.sameName(block[$0], name) }
+                    existing = names.firstIndex { Self.sameName(block, $0, name) }
                 }
                 if let existing {
                     let field = fields[existing]
                     fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
                     continue
                 }
-                fields.append(HTTPHeaders.Field(name: Self.text(name), value: value))
+                fields.append(HTTPHeaders.Field(name: Self.text(block, name), value: value))
                 if table != nil {
-                    table?[Self.lowercased(name)] = fields.count - 1
+                    table?[Self.lowercased(block, name)] = fields.count - 1
                 } else {
-                    names.append(name.startIndex..<name.endIndex)
+                    names.append(name)
                     if names.count > Self.linearLookupLimit {
                         var built: [String: Int] = [:]
-                        for (index, range) in names.enumerated() { built[Self.lowercased(block[range])] = index }
+                        for (index, range) in names.enumerated() { built[Self.lowercased(block, range)] = index }
                         table = built
                     }
                 }
             }
+            return HTTPHeaders(distinctFields: fields)
         }
-        return HTTPHeaders(distinctFields: fields)
     }
 
-    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+    private typealias Block = UnsafeBufferPointer<UInt8>
 
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
-        var slice = bytes
-        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            slice = slice.dropFirst()
-        }
-        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            slice = slice.dropLast()
-        }
-        return slice
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func trimmed(_ block: Block, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper && isBlank(block[lower]) { lower += 1 }
+        while upper > lower && isBlank(block[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 
     /// Names compare without regard to ASCII case (RFC 9110, 5.1).
-    private static func sameName(_ one: Bytes, _ other: Bytes) -> Bool {
-        one.count == other.count && zip(one, other).allSatisfy { Self.lower($0) == Self.lower($1) }
+    private static func sameName(_ block: Block, _ one: Range<Int>, _ other: Range<Int>) -> Bool {
+        guard one.count == other.count else { return false }
+        for offset in 0..<one.count
+        where lower(block[one.lowerBound + offset]) != lower(block[other.lowerBound + offset]) {
+            return false
+        }
+        return true
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
-    private static func lowercased(_ bytes: Bytes) -> String {
-        String(decoding: bytes.map(lower), as: UTF8.self)
+    private static func lowercased(_ block: Block, _ range: Range<Int>) -> String {
+        String(decoding: block[range].map(lower), as: UTF8.self)
     }
 
-    private static func text(_ bytes: Bytes) -> String {
-        let buffer = UnsafeBufferPointer(rebasing: bytes)
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+    private static func text(_ block: Block, _ range: Range<Int>) -> String {
+        let buffer = Block(rebasing: block[range])
+        var ascii = true
+        for byte in buffer where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: buffer, as: UTF8.self) }
         let decoded = String(decoding: buffer, as: UTF8.self)
         if decoded.utf8.elementsEqual(buffer) { return decoded }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        return String(String.UnicodeScalarView(buffer.map { Unicode.Scalar($0) }))
     }
 }
 
