@@ -235,8 +235,8 @@ final class CurlTransfer {
         }
         var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
-            milliseconds = max(
-                1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let (seconds, attoseconds) = timeout.components
+            milliseconds = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         }
         try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
         // Only a measured exchange has libcurl report its TLS version (to the handle's
@@ -260,6 +260,8 @@ final class CurlTransfer {
     /// `CURLOPT_PROXY` is what keeps libcurl from reading the environment's proxy variables
     /// itself (the requester has applied its own rules already).
     private func setProxy() throws {
+        // Direct after direct, the common case: nothing to build or compare.
+        if job.proxy == nil && job.proxyHeaderLines.isEmpty && handle.applied.proxy?.isDirect == true { return }
         let proxy = CurlHandle.Applied.Proxy(
             url: job.proxy?.url ?? "", user: job.proxy?.user, password: job.proxy?.password,
             headerLines: job.proxyHeaderLines)
@@ -517,6 +519,9 @@ final class CurlHandle {
             let user: String?
             let password: String?
             let headerLines: [String]
+
+            /// No proxy: what a job without one sets.
+            var isDirect: Bool { url.isEmpty && user == nil && password == nil && headerLines.isEmpty }
         }
         var freshConnection: Bool?
         var pipeWait: Bool?
