@@ -182,8 +182,10 @@ struct CurlReply: Sendable {
 /// `Sendable`, and the job and the continuation it was made from are.
 final class CurlTransfer {
     let id: UInt64
-    let job: CurlJob
-    let continuation: CurlContinuation
+    /// The job and its caller, as the start command brought them.
+    let request: CurlStart
+    var job: CurlJob { request.job }
+    var continuation: CurlContinuation { request.continuation }
     /// The easy handle, lent by the loop, which takes it back when the transfer ends.
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
@@ -195,10 +197,9 @@ final class CurlTransfer {
     /// still the handle's.
     private var metrics: TransferMetrics?
 
-    init(id: UInt64, job: CurlJob, continuation: CurlContinuation, handle: CurlHandle) {
+    init(id: UInt64, request: CurlStart, handle: CurlHandle) {
         self.id = id
-        self.job = job
-        self.continuation = continuation
+        self.request = request
         self.handle = handle
     }
 
