@@ -57,6 +57,9 @@ public struct CurlRequester: RequesterInterface, Sendable {
     private let maxHeaderCount: Int
     /// The proxy rules, the environment already read.
     private let proxy: ProxyConfiguration
+    /// The rules name no proxy for either scheme, so every request goes direct: asking them
+    /// per request only parses the URL again.
+    private let alwaysDirect: Bool
     /// Why the TLS configuration cannot be used, thrown by every request.
     private let tlsFailure: TLSConfigurationError?
     private let identityNames: (certificate: String, key: String)?
@@ -152,6 +155,11 @@ public struct CurlRequester: RequesterInterface, Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.proxy = proxy.resolved()
+        if case .rules(let rules) = self.proxy.source, rules.http == nil && rules.https == nil {
+            alwaysDirect = true
+        } else {
+            alwaysDirect = false
+        }
     }
 
     /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
@@ -190,7 +198,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             let hop = chain.current
-            let route = try proxy.proxy(for: hop.url)
+            let route = alwaysDirect ? nil : try proxy.proxy(for: hop.url)
             if let route,
                 let refusal = proxy.refusal(
                     url: hop.url, through: route, headers: hop.headers, credentialHeaders: chain.scope.headerNames)
