@@ -82,7 +82,8 @@ final class CurlEngine: Sendable {
         if startThread {
             let thread = Thread { [self] in
                 Self.nameCurrentThread()
-                CurlLoop(engine: self, multi: multi.pointer).run()
+                var loop = CurlLoop(engine: self, multi: multi.pointer)
+                loop.run()
             }
             thread.name = Self.threadName
             thread.start()
@@ -184,8 +185,9 @@ private struct MultiHandle: @unchecked Sendable {
 }
 
 /// The loop thread's own state: the active transfers by id. Created and used on that thread
-/// only.
-private final class CurlLoop {
+/// only, as a local variable of it: a value, so that its tables are checked for exclusive
+/// access when compiled rather than on every access at run time, as a class's would be.
+private struct CurlLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private var active: [UInt64: CurlTransfer] = [:]
@@ -203,7 +205,7 @@ private final class CurlLoop {
         self.multi = multi
     }
 
-    func run() {
+    mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
         while true {
@@ -231,11 +233,11 @@ private final class CurlLoop {
 
     /// Takes the handle back once it is out of the multi handle (beyond the pool's size it
     /// is cleaned up when the last reference goes).
-    private func recycle(_ handle: CurlHandle) {
+    private mutating func recycle(_ handle: CurlHandle) {
         if idle.count < Self.maxIdle { idle.append(handle) }
     }
 
-    private func handle(_ command: CurlEngine.Command) {
+    private mutating func handle(_ command: CurlEngine.Command) {
         switch command {
         case .start(let id, let request):
             let continuation = request.continuation
@@ -264,14 +266,14 @@ private final class CurlLoop {
         }
     }
 
-    private func cancel(_ id: UInt64) {
+    private mutating func cancel(_ id: UInt64) {
         guard let transfer = active.removeValue(forKey: id) else { return }
         _ = halley_curl_multi_remove_handle(multi, transfer.easy)
         recycle(transfer.handle)
         transfer.continuation.resume(throwing: CancellationError())
     }
 
-    private func collectFinished() {
+    private mutating func collectFinished() {
         var easy: OpaquePointer?
         var code: Int32 = 0
         while halley_curl_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
