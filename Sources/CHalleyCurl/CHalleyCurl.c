@@ -203,6 +203,266 @@ int halley_curl_easy_set_tls_version_buffer(halley_curl_easy *easy, char *buffer
 
 const char *halley_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
 
+// MARK: The response callbacks
+
+enum {
+    HALLEY_CURLOPT_WRITEDATA = 10001,
+    HALLEY_CURLOPT_WRITEFUNCTION = 20011,
+    HALLEY_CURLOPT_HEADERDATA = 10029,
+    HALLEY_CURLOPT_HEADERFUNCTION = 20079
+};
+
+/// A declared length is reserved up to this much at once: the reservation only saves copies,
+/// and a lying length must not commit memory the body never fills.
+static const size_t body_reservation_cap = 16 << 20;
+
+static int is_blank(unsigned char byte) { return byte == ' ' || byte == '\t'; }
+
+/// Makes room for `extra` more bytes; 0 when memory is short.
+static int reserve(unsigned char **buffer, size_t *capacity, size_t length, size_t extra) {
+    if (extra > SIZE_MAX - length) {
+        return 0;
+    }
+    size_t needed = length + extra;
+    if (needed <= *capacity) {
+        return 1;
+    }
+    size_t grown = *capacity < 256 ? 256 : *capacity;
+    while (grown < needed) {
+        grown = grown > SIZE_MAX / 2 ? needed : grown * 2;
+    }
+    unsigned char *moved = realloc(*buffer, grown);
+    if (moved == NULL) {
+        return 0;
+    }
+    *buffer = moved;
+    *capacity = grown;
+    return 1;
+}
+
+/// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`: the (up to) three digits after the
+/// first space; 0 when one of them is not a digit.
+static long status_code(const unsigned char *line, size_t length) {
+    const unsigned char *space = memchr(line, ' ', length);
+    if (space == NULL) {
+        return 0;
+    }
+    const unsigned char *end = line + length;
+    long code = 0;
+    for (const unsigned char *digit = space + 1; digit < end && digit < space + 4; digit++) {
+        if (*digit < '0' || *digit > '9') {
+            return 0;
+        }
+        code = code * 10 + (*digit - '0');
+    }
+    return code;
+}
+
+/// Whether the line is a field named `name` (lowercase ASCII), in any case.
+static int has_name(const unsigned char *line, size_t length, const char *name, size_t name_length) {
+    if (length <= name_length || line[name_length] != ':') {
+        return 0;
+    }
+    for (size_t index = 0; index < name_length; index++) {
+        if ((line[index] | 0x20) != (unsigned char)name[index]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/// The decimal number after the colon (blanks anywhere ignored), or -1.
+static int64_t number_after(const unsigned char *line, size_t length) {
+    const unsigned char *colon = memchr(line, ':', length);
+    if (colon == NULL) {
+        return -1;
+    }
+    int64_t value = 0;
+    int digits = 0;
+    for (const unsigned char *byte = colon + 1; byte < line + length; byte++) {
+        if (is_blank(*byte)) {
+            continue;
+        }
+        if (*byte < '0' || *byte > '9' || digits >= 18) {
+            return -1;
+        }
+        value = value * 10 + (*byte - '0');
+        digits++;
+    }
+    return digits > 0 ? value : -1;
+}
+
+/// Whether a Content-Encoding line's value is `identity` (any case, blanks ignored) or empty.
+static int value_is_identity(const unsigned char *line, size_t length) {
+    const unsigned char *colon = memchr(line, ':', length);
+    if (colon == NULL) {
+        return 1;
+    }
+    static const char identity[] = "identity";
+    size_t matched = 0;
+    for (const unsigned char *byte = colon + 1; byte < line + length; byte++) {
+        if (is_blank(*byte)) {
+            continue;
+        }
+        if (matched >= sizeof identity - 1 || (*byte | 0x20) != (unsigned char)identity[matched]) {
+            return 0;
+        }
+        matched++;
+    }
+    return matched == 0 || matched == sizeof identity - 1;
+}
+
+/// The final response's header section is complete. Refuses a declared length over the body
+/// limit before any of the body is read (only unencoded: an encoded length says nothing
+/// certain about the decoded size), and sizes the buffer for the rest.
+static int headers_ended(halley_curl_response *response) {
+    response->headers_complete = 1;
+    if (response->encoded || response->content_length < 0) {
+        return 1;
+    }
+    if (response->has_body_limit && response->content_length > response->max_body_bytes) {
+        response->failure = HALLEY_RESPONSE_BODY_TOO_LARGE;
+        return 0;
+    }
+    size_t wanted = (uint64_t)response->content_length < body_reservation_cap ? (size_t)response->content_length
+                                                                              : body_reservation_cap;
+    // Only a saving: without the memory the body grows as it comes.
+    (void)reserve(&response->body, &response->body_capacity, response->body_length, wanted);
+    return 1;
+}
+
+/// `CURLOPT_HEADERFUNCTION`: one header line (status line, field, or the empty line ending the
+/// section); 0 past the header limits, so libcurl stops.
+static size_t response_header(char *data, size_t size, size_t count, void *context) {
+    halley_curl_response *response = context;
+    size_t total = size * count;
+    const unsigned char *line = (const unsigned char *)data;
+    size_t length = total;
+    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) {
+        length--;
+    }
+    int status_line = length >= 5 && memcmp(line, "HTTP/", 5) == 0;
+    if (status_line) {
+        // A new response (an interim 1xx comes before the final one): start over.
+        response->status = status_code(line, length);
+        response->header_length = 0;
+        response->header_count = 0;
+        response->header_bytes = 0;
+        response->content_length = -1;
+        response->encoded = 0;
+        response->headers_complete = 0;
+    }
+    response->header_bytes += total;
+    if (response->header_bytes > response->max_header_bytes) {
+        response->failure = HALLEY_RESPONSE_HEADER_BYTES;
+        return 0;
+    }
+    if (length == 0) {
+        if (response->status >= 200) {
+            return headers_ended(response) ? total : 0;
+        }
+        return total;
+    }
+    if (status_line || response->headers_complete) {
+        return total;  // the status line is not a field; after the section, trailers
+    }
+    if (!is_blank(line[0])) {
+        if (response->header_count >= response->max_header_count) {
+            response->failure = HALLEY_RESPONSE_HEADER_COUNT;
+            return 0;
+        }
+        if (has_name(line, length, "content-length", 14)) {
+            response->content_length = number_after(line, length);
+        } else if (has_name(line, length, "content-encoding", 16)) {
+            response->encoded = !value_is_identity(line, length);
+        }
+    }
+    if (!reserve(&response->header_block, &response->header_capacity, response->header_length, length + 1)) {
+        response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
+        return 0;
+    }
+    memcpy(response->header_block + response->header_length, line, length);
+    response->header_length += length;
+    response->header_block[response->header_length++] = '\n';
+    response->header_count++;
+    return total;
+}
+
+/// `CURLOPT_WRITEFUNCTION`: a body chunk, already decoded; 0 past the body limit.
+static size_t response_body(char *data, size_t size, size_t count, void *context) {
+    halley_curl_response *response = context;
+    size_t total = size * count;
+    if (response->has_body_limit &&
+        (int64_t)response->body_length + (int64_t)total > response->max_body_bytes) {
+        response->failure = HALLEY_RESPONSE_BODY_TOO_LARGE;
+        return 0;
+    }
+    if (!reserve(&response->body, &response->body_capacity, response->body_length, total)) {
+        response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
+        return 0;
+    }
+    if (total > 0) {
+        memcpy(response->body + response->body_length, data, total);
+    }
+    response->body_length += total;
+    return total;
+}
+
+int halley_curl_easy_set_response(halley_curl_easy *easy, halley_curl_response *response) {
+    int code = curl.easy_setopt(easy, HALLEY_CURLOPT_HEADERFUNCTION, response_header);
+    if (code == 0) {
+        code = curl.easy_setopt(easy, HALLEY_CURLOPT_HEADERDATA, (void *)response);
+    }
+    if (code == 0) {
+        code = curl.easy_setopt(easy, HALLEY_CURLOPT_WRITEFUNCTION, response_body);
+    }
+    if (code == 0) {
+        code = curl.easy_setopt(easy, HALLEY_CURLOPT_WRITEDATA, (void *)response);
+    }
+    return code;
+}
+
+void halley_curl_response_reset(
+    halley_curl_response *response, size_t max_header_bytes, size_t max_header_count, int has_body_limit,
+    int64_t max_body_bytes) {
+    response->max_header_bytes = max_header_bytes;
+    response->max_header_count = max_header_count;
+    response->has_body_limit = has_body_limit;
+    response->max_body_bytes = max_body_bytes;
+    response->status = 0;
+    response->header_bytes = 0;
+    response->header_count = 0;
+    response->content_length = -1;
+    response->encoded = 0;
+    response->headers_complete = 0;
+    response->failure = HALLEY_RESPONSE_OK;
+    response->header_length = 0;
+    response->body_length = 0;
+}
+
+unsigned char *halley_curl_response_take_body(halley_curl_response *response, size_t *length) {
+    unsigned char *body = response->body_length > 0 ? response->body : NULL;
+    *length = response->body_length;
+    if (body == NULL) {
+        return NULL;  // the buffer, if any, stays for the next transfer
+    }
+    response->body = NULL;
+    response->body_length = 0;
+    response->body_capacity = 0;
+    return body;
+}
+
+void halley_curl_response_free(halley_curl_response *response) {
+    free(response->header_block);
+    free(response->body);
+    response->header_block = NULL;
+    response->body = NULL;
+    response->header_capacity = 0;
+    response->body_capacity = 0;
+    response->header_length = 0;
+    response->body_length = 0;
+}
+
 halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line) {
     return (halley_curl_slist *)curl.slist_append(list, line);
 }

@@ -169,6 +169,17 @@ class Handler(loopback_server.QuietHandler):
                 self.wfile.write(b"\r\n".join(lines) + b"\r\n\r\n" + body)
                 self.close_connection = True
                 return None
+            if route == "/interim-and-trailers":
+                # Written raw: an interim 103 with fields of its own, then the final response,
+                # chunked, with a trailer field after the body.
+                interim = b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\nX-Interim: 1\r\n\r\n"
+                body = b'{"_links": {"self": {"href": "/interim-and-trailers"}}}\n'
+                final = (b"HTTP/1.1 200 OK\r\nContent-Type: " + HAL.encode() + b"\r\nTransfer-Encoding: chunked\r\n"
+                         b"Trailer: X-Trailer\r\nX-Final: kept\r\n\r\n")
+                chunks = b"%x\r\n" % len(body) + body + b"\r\n0\r\nX-Trailer: late\r\n\r\n"
+                self.wfile.write(interim + final + chunks)
+                self.close_connection = True
+                return None
             if route == "/long-header":
                 self.send_response(200)
                 self.send_header("X-Long", "x" * max(0, number("bytes", 1 << 20) - len("X-Long: \r\n")))

@@ -55,6 +55,63 @@ int halley_curl_easy_getinfo_offset(halley_curl_easy *easy, int info, int64_t *v
 int halley_curl_easy_set_tls_version_buffer(halley_curl_easy *easy, char *buffer);
 const char *halley_curl_easy_strerror(int code);
 
+/// Why ``halley_curl_response``'s callbacks stopped a transfer (they returned 0).
+enum {
+    HALLEY_RESPONSE_OK = 0,
+    /// The header section passed `max_header_bytes`.
+    HALLEY_RESPONSE_HEADER_BYTES = 1,
+    /// The header section passed `max_header_count` field lines.
+    HALLEY_RESPONSE_HEADER_COUNT = 2,
+    /// The body, or the `Content-Length` declared before it, passed `max_body_bytes`.
+    HALLEY_RESPONSE_BODY_TOO_LARGE = 3,
+    /// A buffer could not grow.
+    HALLEY_RESPONSE_OUT_OF_MEMORY = 4
+};
+
+/// One easy handle's response as it arrives, read by its header and body callbacks
+/// (`halley_curl_easy_set_response`) on the loop thread, in C: they run for every header line
+/// and body chunk, and in Swift the same work cost several times as many instructions.
+/// The callbacks read only what the limits need; the caller parses the field lines.
+typedef struct halley_curl_response {
+    // The limits, set by `halley_curl_response_reset` before each transfer.
+    size_t max_header_bytes;
+    size_t max_header_count;
+    int has_body_limit;
+    int64_t max_body_bytes;
+    // The final response so far (an interim 1xx response is dropped when the next begins).
+    long status;
+    size_t header_bytes;
+    size_t header_count;
+    /// The last `Content-Length` field's value; -1 for none or not a number.
+    int64_t content_length;
+    int encoded;
+    int headers_complete;
+    /// A `HALLEY_RESPONSE_` code.
+    int failure;
+    /// The field lines in order, each without its CRLF and followed by one LF.
+    unsigned char *header_block;
+    size_t header_length;
+    size_t header_capacity;
+    /// The body as decoded by libcurl; malloc'd, handed over by `halley_curl_response_take_body`.
+    unsigned char *body;
+    size_t body_length;
+    size_t body_capacity;
+} halley_curl_response;
+
+/// Points the handle's header and body callbacks (`CURLOPT_HEADERFUNCTION`,
+/// `CURLOPT_WRITEFUNCTION` and their data) at `response`, which must outlive the handle.
+int halley_curl_easy_set_response(halley_curl_easy *easy, halley_curl_response *response);
+/// Clears `response` for the next transfer, keeping its header buffer, and sets its limits
+/// (`max_body_bytes` < 0 with `has_body_limit` refuses every body byte, as a negative limit does).
+void halley_curl_response_reset(
+    halley_curl_response *response, size_t max_header_bytes, size_t max_header_count, int has_body_limit,
+    int64_t max_body_bytes);
+/// Hands the body's buffer over (free it with `free`; NULL when there is no byte); the
+/// response holds none after.
+unsigned char *halley_curl_response_take_body(halley_curl_response *response, size_t *length);
+/// Frees the response's buffers.
+void halley_curl_response_free(halley_curl_response *response);
+
 halley_curl_slist *halley_curl_slist_append(halley_curl_slist *list, const char *line);
 void halley_curl_slist_free_all(halley_curl_slist *list);
 

@@ -28,4 +28,18 @@ import Testing
         #expect(response.headers["X-Field-29"] == "29")
         #expect(fields.first { $0.name == "X-Field-27" }?.value == "27, again")
     }
+
+    /// The fields are the final response's: an interim response's are dropped with it (and do
+    /// not count against the limit), a chunked body's trailer fields are not among them.
+    @Test func interimResponsesAndTrailersAreNotTheFields() async throws {
+        let server = try await TestServer.hostileHTTP()
+        // Exactly the final response's four fields: the interim's two or the trailer would
+        // pass the limit.
+        let response = try await CurlRequester(maxHeaderCount: 4).response(
+            for: ResourceRequest(url: server.url("/interim-and-trailers"), timeout: .seconds(10)))
+        #expect(response.status == 200)
+        let names = response.headers.fields.map(\.name)
+        #expect(names == ["Content-Type", "Transfer-Encoding", "Trailer", "X-Final"], "\(names)")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("/interim-and-trailers"))
+    }
 }

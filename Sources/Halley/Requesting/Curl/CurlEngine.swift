@@ -17,7 +17,7 @@ import Foundation
 final class CurlEngine: Sendable {
     /// A command for the loop thread.
     enum Command: Sendable {
-        case start(id: UInt64, job: CurlJob, continuation: CurlContinuation)
+        case start(id: UInt64, request: CurlStart)
         case cancel(id: UInt64)
     }
 
@@ -70,9 +70,10 @@ final class CurlEngine: Sendable {
     ///
     /// - Returns: The id ``cancel(_:)`` takes.
     func start(_ job: CurlJob, continuation: CurlContinuation) -> UInt64 {
+        let request = CurlStart(job: job, continuation: continuation)
         let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
             mailbox.nextID += 1
-            mailbox.commands.append(.start(id: mailbox.nextID, job: job, continuation: continuation))
+            mailbox.commands.append(.start(id: mailbox.nextID, request: request))
             let startThread = !mailbox.threadStarted
             mailbox.threadStarted = true
             if !startThread { wake(&mailbox) }
@@ -81,7 +82,8 @@ final class CurlEngine: Sendable {
         if startThread {
             let thread = Thread { [self] in
                 Self.nameCurrentThread()
-                CurlLoop(engine: self, multi: multi.pointer).run()
+                var loop = CurlLoop(engine: self, multi: multi.pointer)
+                loop.run()
             }
             thread.name = Self.threadName
             thread.start()
@@ -158,6 +160,19 @@ final class CurlEngine: Sendable {
     }
 }
 
+/// A transfer's job and its caller, as a start command carries them to the loop and the
+/// transfer keeps them: a reference, so the job (URL text, header lines, body, limits) is not
+/// copied into the command queue, out of it, and into the transfer.
+final class CurlStart: Sendable {
+    let job: CurlJob
+    let continuation: CurlContinuation
+
+    init(job: CurlJob, continuation: CurlContinuation) {
+        self.job = job
+        self.continuation = continuation
+    }
+}
+
 /// The multi handle's pointer, shared between the engine and its loop thread.
 ///
 /// Unchecked sendability is sound: the loop thread is the only one that uses the handle,
@@ -170,8 +185,9 @@ private struct MultiHandle: @unchecked Sendable {
 }
 
 /// The loop thread's own state: the active transfers by id. Created and used on that thread
-/// only.
-private final class CurlLoop {
+/// only, as a local variable of it: a value, so that its tables are checked for exclusive
+/// access when compiled rather than on every access at run time, as a class's would be.
+private struct CurlLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
     private var active: [UInt64: CurlTransfer] = [:]
@@ -189,7 +205,7 @@ private final class CurlLoop {
         self.multi = multi
     }
 
-    func run() {
+    mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
         while true {
@@ -208,7 +224,7 @@ private final class CurlLoop {
         for id in Array(active.keys) { cancel(id) }
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
-        for case .start(_, _, let continuation) in engine.close() { continuation.resume(throwing: CancellationError()) }
+        for case .start(_, let request) in engine.close() { request.continuation.resume(throwing: CancellationError()) }
         halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
@@ -217,13 +233,14 @@ private final class CurlLoop {
 
     /// Takes the handle back once it is out of the multi handle (beyond the pool's size it
     /// is cleaned up when the last reference goes).
-    private func recycle(_ handle: CurlHandle) {
+    private mutating func recycle(_ handle: CurlHandle) {
         if idle.count < Self.maxIdle { idle.append(handle) }
     }
 
-    private func handle(_ command: CurlEngine.Command) {
+    private mutating func handle(_ command: CurlEngine.Command) {
         switch command {
-        case .start(let id, let job, let continuation):
+        case .start(let id, let request):
+            let continuation = request.continuation
             let handle: CurlHandle
             do {
                 handle = try idle.popLast() ?? CurlHandle(setup: engine.setup)
@@ -231,7 +248,7 @@ private final class CurlLoop {
                 continuation.resume(throwing: error)
                 return
             }
-            let transfer = CurlTransfer(id: id, job: job, continuation: continuation, handle: handle)
+            let transfer = CurlTransfer(id: id, request: request, handle: handle)
             do {
                 // A handle whose options failed half-way is not reused.
                 try transfer.prepare()
@@ -249,14 +266,14 @@ private final class CurlLoop {
         }
     }
 
-    private func cancel(_ id: UInt64) {
+    private mutating func cancel(_ id: UInt64) {
         guard let transfer = active.removeValue(forKey: id) else { return }
         _ = halley_curl_multi_remove_handle(multi, transfer.easy)
         recycle(transfer.handle)
         transfer.continuation.resume(throwing: CancellationError())
     }
 
-    private func collectFinished() {
+    private mutating func collectFinished() {
         var easy: OpaquePointer?
         var code: Int32 = 0
         while halley_curl_multi_next_done(multi, &easy, &code) == 1, let finished = easy {

@@ -57,6 +57,9 @@ public struct CurlRequester: RequesterInterface, Sendable {
     private let maxHeaderCount: Int
     /// The proxy rules, the environment already read.
     private let proxy: ProxyConfiguration
+    /// The rules name no proxy for either scheme, so every request goes direct: asking them
+    /// per request only parses the URL again.
+    private let alwaysDirect: Bool
     /// Why the TLS configuration cannot be used, thrown by every request.
     private let tlsFailure: TLSConfigurationError?
     private let identityNames: (certificate: String, key: String)?
@@ -152,6 +155,11 @@ public struct CurlRequester: RequesterInterface, Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.proxy = proxy.resolved()
+        if case .rules(let rules) = self.proxy.source, rules.http == nil && rules.https == nil {
+            alwaysDirect = true
+        } else {
+            alwaysDirect = false
+        }
     }
 
     /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
@@ -190,7 +198,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             let hop = chain.current
-            let route = try proxy.proxy(for: hop.url)
+            let route = alwaysDirect ? nil : try proxy.proxy(for: hop.url)
             if let route,
                 let refusal = proxy.refusal(
                     url: hop.url, through: route, headers: hop.headers, credentialHeaders: chain.scope.headerNames)
@@ -206,8 +214,9 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 }
             }
             let (originLines, proxyLines) = hop.curlHeaderLines()
+            let urlString = hop.url.absoluteString
             var job = CurlJob(
-                url: hop.url, urlString: hop.url.absoluteString, isHTTPS: Self.isHTTPS(hop.url), method: hop.method,
+                url: hop.url, urlString: urlString, isHTTPS: Self.isHTTPS(urlString), method: hop.method,
                 headerLines: originLines, body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             if let route {
@@ -277,7 +286,9 @@ public struct CurlRequester: RequesterInterface, Sendable {
         return scheme.utf8.count <= 5 && (scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"))
     }
 
-    private static func isHTTPS(_ url: URL) -> Bool { url.scheme?.caseInsensitiveEquals("https") == true }
+    /// Whether the URL text libcurl gets starts with `https:`, in any case: read from the text
+    /// rather than `URL.scheme`, which parses the URL again.
+    private static func isHTTPS(_ urlString: String) -> Bool { urlString.caseInsensitiveHasPrefix("https:") }
 }
 
 /// Where a transfer's cancellation stands, shared by the operation and its cancellation
@@ -298,16 +309,16 @@ extension RedirectChain.Hop {
         var origin: [String] = []
         var proxy: [String] = []
         origin.reserveCapacity(headers.fields.count)
-        for field in headers {
+        for field in headers.fields {
             var name = field.name
             var value = field.value
-            if name.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") }) {
+            if name.withUTF8({ $0.contains { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") } }) {
                 name = name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
             }
-            if value.utf8.contains(where: { $0 == 13 || $0 == 10 }) {
+            if value.withUTF8({ $0.contains { $0 == 13 || $0 == 10 } }) {
                 value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
             }
-            let line = value.isEmpty ? name + ";" : name + ": " + value
+            let line = Self.curlLine(name, value)
             if name.caseInsensitiveEquals("proxy-authorization") {
                 proxy.append(line)
             } else {
@@ -315,6 +326,26 @@ extension RedirectChain.Hop {
             }
         }
         return (origin, proxy)
+    }
+
+    /// `name: value`, or `name;` for an empty value, made in one allocation rather than by
+    /// appending the parts.
+    private static func curlLine(_ name: String, _ value: String) -> String {
+        var name = name
+        var value = value
+        let separator: StaticString = value.isEmpty ? ";" : ": "
+        let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+        return name.withUTF8 { name in
+            value.withUTF8 { value in
+                separator.withUTF8Buffer { separator in
+                    String(unsafeUninitializedCapacity: count) { line in
+                        var end = line.initialize(fromContentsOf: name)
+                        end = line[end...].initialize(fromContentsOf: separator)
+                        return line[end...].initialize(fromContentsOf: value)
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -340,9 +371,27 @@ extension CurlRequester: CustomStringConvertible {
 extension String {
     /// ASCII case-insensitive equality with a lowercase ASCII literal, without allocating.
     fileprivate func caseInsensitiveEquals(_ lowercase: StaticString) -> Bool {
-        lowercase.withUTF8Buffer { expected in
-            utf8.count == expected.count
-                && zip(utf8, expected).allSatisfy { ($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) == $1 }
+        caseInsensitiveMatch(lowercase, wholeString: true)
+    }
+
+    /// Whether the string starts with a lowercase ASCII literal, in any case.
+    fileprivate func caseInsensitiveHasPrefix(_ lowercase: StaticString) -> Bool {
+        caseInsensitiveMatch(lowercase, wholeString: false)
+    }
+
+    /// Compared over the UTF-8 buffers by index: the generic `zip` and `elementsEqual` over
+    /// the UTF-8 view cost more than the rest of the header lines together.
+    private func caseInsensitiveMatch(_ lowercase: StaticString, wholeString: Bool) -> Bool {
+        var text = self
+        return text.withUTF8 { bytes in
+            lowercase.withUTF8Buffer { expected in
+                guard wholeString ? bytes.count == expected.count : bytes.count >= expected.count else { return false }
+                for index in 0..<expected.count {
+                    let byte = bytes[index]
+                    if (byte >= 65 && byte <= 90 ? byte + 32 : byte) != expected[index] { return false }
+                }
+                return true
+            }
         }
     }
 }

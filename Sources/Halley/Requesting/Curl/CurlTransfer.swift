@@ -66,88 +66,109 @@ struct CurlReply: Sendable {
     /// The header fields in order, repeated names combined with `", "` (as URLSession does),
     /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
     /// allows such bytes in values).
+    ///
+    /// Read with indices into the block rather than slices, and with the arrays sized from the
+    /// line count: for a typical response this is called for, the generic slice operations
+    /// and the arrays' growth cost more than making the strings.
     var headers: HTTPHeaders {
-        var fields: [HTTPHeaders.Field] = []
-        // Where each field's name is in the block, to find a repeated name (any case)
-        // without making strings; a table by lowercased name once there are many.
-        var names: [Range<Int>] = []
-        var table: [String: Int]?
         headerBlock.withUnsafeBufferPointer { block in
+            var lineCount = 0
+            for byte in block where byte == UInt8(ascii: "\n") { lineCount += 1 }
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(lineCount)
+            // Where each field's name is in the block, to find a repeated name (any case)
+            // without making strings; a table by lowercased name once there are many.
+            var names: [Range<Int>] = []
+            names.reserveCapacity(min(lineCount, Self.linearLookupLimit + 1))
+            var table: [String: Int]?
             var start = 0
             while start < block.count {
-                let end = block[start...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
-                let line = block[start..<end]
+                var end = start
+                while end < block.count && block[end] != UInt8(ascii: "\n") { end += 1 }
+                let line = start..<end
                 start = end + 1
-                if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                if line.isEmpty { continue }
+                if Self.isBlank(block[line.lowerBound]) {
                     if let last = fields.indices.last {
                         let field = fields[last]
                         fields[last] = HTTPHeaders.Field(
-                            name: field.name, value: field.value + " " + Self.text(Self.trimmed(line)))
+                            name: field.name, value: field.value + " " + Self.text(block, Self.trimmed(block, line)))
                     }
                     continue
                 }
-                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                let name = Self.trimmed(line[..<colon])
-                let value = Self.text(Self.trimmed(line[(colon + 1)...]))
+                var colon = line.lowerBound
+                while colon < line.upperBound && block[colon] != UInt8(ascii: ":") { colon += 1 }
+                guard colon < line.upperBound else { continue }
+                let name = Self.trimmed(block, line.lowerBound..<colon)
+                let value = Self.text(block, Self.trimmed(block, (colon + 1)..<line.upperBound))
                 let existing: Int?
                 if let table {
-                    existing = table[Self.lowercased(name)]
+                    existing = table[Self.lowercased(block, name)]
                 } else {
-                    existing = names.firstIndex { Self.sameName(block[$0], name) }
+                    existing = names.firstIndex { Self.sameName(block, $0, name) }
                 }
                 if let existing {
                     let field = fields[existing]
                     fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
                     continue
                 }
-                fields.append(HTTPHeaders.Field(name: Self.text(name), value: value))
+                fields.append(HTTPHeaders.Field(name: Self.text(block, name), value: value))
                 if table != nil {
-                    table?[Self.lowercased(name)] = fields.count - 1
+                    table?[Self.lowercased(block, name)] = fields.count - 1
                 } else {
-                    names.append(name.startIndex..<name.endIndex)
+                    names.append(name)
                     if names.count > Self.linearLookupLimit {
                         var built: [String: Int] = [:]
-                        for (index, range) in names.enumerated() { built[Self.lowercased(block[range])] = index }
+                        for (index, range) in names.enumerated() { built[Self.lowercased(block, range)] = index }
                         table = built
                     }
                 }
             }
+            return HTTPHeaders(distinctFields: fields)
         }
-        return HTTPHeaders(distinctFields: fields)
     }
 
-    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
+    private typealias Block = UnsafeBufferPointer<UInt8>
 
-    private static func trimmed(_ bytes: Bytes) -> Bytes {
-        var slice = bytes
-        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            slice = slice.dropFirst()
-        }
-        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            slice = slice.dropLast()
-        }
-        return slice
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func trimmed(_ block: Block, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper && isBlank(block[lower]) { lower += 1 }
+        while upper > lower && isBlank(block[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 
     /// Names compare without regard to ASCII case (RFC 9110, 5.1).
-    private static func sameName(_ one: Bytes, _ other: Bytes) -> Bool {
-        one.count == other.count && zip(one, other).allSatisfy { Self.lower($0) == Self.lower($1) }
+    private static func sameName(_ block: Block, _ one: Range<Int>, _ other: Range<Int>) -> Bool {
+        guard one.count == other.count else { return false }
+        for offset in 0..<one.count
+        where lower(block[one.lowerBound + offset]) != lower(block[other.lowerBound + offset]) {
+            return false
+        }
+        return true
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
-    private static func lowercased(_ bytes: Bytes) -> String {
-        String(decoding: bytes.map(lower), as: UTF8.self)
+    private static func lowercased(_ block: Block, _ range: Range<Int>) -> String {
+        String(decoding: block[range].map(lower), as: UTF8.self)
     }
 
-    private static func text(_ bytes: Bytes) -> String {
-        let buffer = UnsafeBufferPointer(rebasing: bytes)
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+    private static func text(_ block: Block, _ range: Range<Int>) -> String {
+        let buffer = Block(rebasing: block[range])
+        var ascii = true
+        for byte in buffer where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return String(decoding: buffer, as: UTF8.self) }
         let decoded = String(decoding: buffer, as: UTF8.self)
         if decoded.utf8.elementsEqual(buffer) { return decoded }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        return String(String.UnicodeScalarView(buffer.map { Unicode.Scalar($0) }))
     }
 }
 
@@ -155,38 +176,30 @@ struct CurlReply: Sendable {
 ///
 /// Ownership: the engine's loop thread creates it, keeps it in its table of active
 /// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle, so the unretained pointer libcurl holds (`WRITEDATA`, `HEADERDATA`, `PRIVATE`) is
-/// valid whenever libcurl can call back (the next transfer on the handle sets its own before
-/// the handle goes back into the multi handle). It is never touched by another thread: it is not
+/// handle, so the unretained pointer libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever
+/// the loop reads it back (the next transfer on the handle sets its own before the handle goes
+/// back into the multi handle). It is never touched by another thread: it is not
 /// `Sendable`, and the job and the continuation it was made from are.
 final class CurlTransfer {
     let id: UInt64
-    let job: CurlJob
-    let continuation: CurlContinuation
+    /// The job and its caller, as the start command brought them.
+    let request: CurlStart
+    var job: CurlJob { request.job }
+    var continuation: CurlContinuation { request.continuation }
     /// The easy handle, lent by the loop, which takes it back when the transfer ends.
     let handle: CurlHandle
     var easy: OpaquePointer { handle.easy }
 
-    // The response as it arrives.
-    private var status = 0
-    /// The field lines so far, as ``CurlReply/headerBlock`` holds them.
-    private var headerBlock: [UInt8] = []
-    private var headerLineCount = 0
-    private var headerBytes = 0
-    private var contentLength: Int?
-    private var encoded = false
-    private var headersComplete = false
-    private var body = Data()
-    /// A limit passed in a callback, which then returned 0 to make libcurl stop at once.
-    private var failure: (any Error)?
+    /// The response as it arrives, read by the handle's callbacks (in C: they run for every
+    /// header line and body chunk).
+    private var response: UnsafeMutablePointer<halley_curl_response> { handle.response }
     /// The exchange's metrics, read by ``noteMetrics(tlsVersions:)`` while the connection is
     /// still the handle's.
     private var metrics: TransferMetrics?
 
-    init(id: UInt64, job: CurlJob, continuation: CurlContinuation, handle: CurlHandle) {
+    init(id: UInt64, request: CurlStart, handle: CurlHandle) {
         self.id = id
-        self.job = job
-        self.continuation = continuation
+        self.request = request
         self.handle = handle
     }
 
@@ -206,10 +219,11 @@ final class CurlTransfer {
     /// - Throws: ``CurlUnavailableError`` when libcurl refuses an option.
     func prepare() throws {
         handle.errorBuffer[0] = 0
+        halley_curl_response_reset(
+            response, Self.size(job.maxHeaderBytes), Self.size(job.maxHeaderCount), job.maxBodyBytes == nil ? 0 : 1,
+            Int64(job.maxBodyBytes ?? 0))
         let context = Unmanaged.passUnretained(self).toOpaque()
         try set(CurlABI.Option.privateData, pointer: context)
-        try set(CurlABI.Option.writeData, pointer: context)
-        try set(CurlABI.Option.headerData, pointer: context)
         try set(CurlABI.Option.url, string: job.urlString)
         if handle.applied.freshConnection != job.freshConnection {
             try set(CurlABI.Option.freshConnect, job.freshConnection ? 1 : 0)
@@ -222,8 +236,8 @@ final class CurlTransfer {
         }
         var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
-            milliseconds = max(
-                1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let (seconds, attoseconds) = timeout.components
+            milliseconds = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         }
         try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
         // Only a measured exchange has libcurl report its TLS version (to the handle's
@@ -247,6 +261,8 @@ final class CurlTransfer {
     /// `CURLOPT_PROXY` is what keeps libcurl from reading the environment's proxy variables
     /// itself (the requester has applied its own rules already).
     private func setProxy() throws {
+        // Direct after direct, the common case: nothing to build or compare.
+        if job.proxy == nil && job.proxyHeaderLines.isEmpty && handle.applied.proxy?.isDirect == true { return }
         let proxy = CurlHandle.Applied.Proxy(
             url: job.proxy?.url ?? "", user: job.proxy?.user, password: job.proxy?.password,
             headerLines: job.proxyHeaderLines)
@@ -312,83 +328,14 @@ final class CurlTransfer {
         try CurlHandle.check(code)
     }
 
-    // MARK: Callbacks (on the engine's thread, inside curl_multi_perform)
-
-    /// Takes a body chunk, already decoded; returns 0 past the body limit so libcurl stops.
-    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if let limit = job.maxBodyBytes, body.count + bytes.count > limit {
-            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
-            return 0
-        }
-        if let base = bytes.baseAddress { body.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-        return bytes.count
-    }
-
-    /// Takes one header line (status line, field, or the empty line ending the section);
-    /// returns 0 past the header limits so libcurl stops. Only what the limits need is read
-    /// here, on the engine's one thread; the caller parses the fields.
-    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var line = bytes[...]
-        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line = line.dropLast() }
-        let isStatusLine = Self.isStatusLine(line)
-        if isStatusLine {
-            // A new response (an interim 1xx comes before the final one): start over.
-            status = Self.statusCode(line)
-            headerBlock.removeAll(keepingCapacity: true)
-            headerLineCount = 0
-            headerBytes = 0
-            contentLength = nil
-            encoded = false
-            headersComplete = false
-        }
-        headerBytes += bytes.count
-        if headerBytes > job.maxHeaderBytes {
-            failure = ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
-            return 0
-        }
-        if line.isEmpty {
-            if status >= 200 { return headersEnded() ? bytes.count : 0 }
-            return bytes.count
-        }
-        if isStatusLine { return bytes.count }
-        if headersComplete { return bytes.count }  // trailers of a chunked body
-        if line.first != UInt8(ascii: " ") && line.first != UInt8(ascii: "\t") {
-            if headerLineCount >= job.maxHeaderCount {
-                failure = ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
-                return 0
-            }
-            if Self.hasName(line, "content-length") {
-                contentLength = Self.number(after: line)
-            } else if Self.hasName(line, "content-encoding") {
-                encoded = !Self.valueIsIdentity(line)
-            }
-        }
-        if headerBlock.isEmpty { headerBlock.reserveCapacity(512) }
-        headerBlock.append(contentsOf: UnsafeRawBufferPointer(rebasing: line))
-        headerBlock.append(UInt8(ascii: "\n"))
-        headerLineCount += 1
-        return bytes.count
-    }
-
-    /// The final response's header section is complete. Refuses a declared length over the
-    /// body limit before any of the body is read (only unencoded: an encoded length says
-    /// nothing certain about the decoded size), and sizes the buffer for the rest.
-    private func headersEnded() -> Bool {
-        headersComplete = true
-        guard !encoded, let length = contentLength else { return true }
-        if let limit = job.maxBodyBytes, length > limit {
-            failure = ResponseBodyTooLargeError(url: job.url, limit: limit)
-            return false
-        }
-        body.reserveCapacity(length)
-        return true
-    }
+    /// A limit as the callbacks compare it: a negative one refuses what zero refuses.
+    private static func size(_ limit: Int) -> Int { max(0, limit) }
 
     // MARK: Outcome
 
     /// The reply or the error, once libcurl finished with `code` (a CURLcode).
     func outcome(_ code: Int32) -> Result<CurlReply, any Error> {
-        if let failure { return .failure(failure) }
+        if let failure = callbackFailure() { return .failure(failure) }
         guard code == CurlABI.Code.ok else {
             var connectCode = 0
             if job.proxy != nil { _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.connectCode, &connectCode) }
@@ -406,17 +353,41 @@ final class CurlTransfer {
                 CurlABI.Code.unsupportedProtocol, CurlABI.Code.weirdServerReply, CurlABI.Code.gotNothing,
                 CurlABI.Code.receiveError,
             ].contains(code)
-            if garbled && connectionsMade == 0 && status == 0 {
+            if garbled && connectionsMade == 0 && response.pointee.status == 0 {
                 return .failure(CurlStaleConnectionError(underlying: error))
             }
             return .failure(error)
         }
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
+        let headerBlock = [UInt8](
+            UnsafeBufferPointer(start: response.pointee.header_block, count: response.pointee.header_length))
+        var length = 0
+        let body =
+            halley_curl_response_take_body(response, &length).map {
+                Data(bytesNoCopy: $0, count: length, deallocator: .free)
+            } ?? Data()
         return .success(
             CurlReply(
-                status: responseCode > 0 ? responseCode : status, headerBlock: headerBlock, body: body,
-                metrics: metrics))
+                status: responseCode > 0 ? responseCode : response.pointee.status, headerBlock: headerBlock,
+                body: body, metrics: metrics))
+    }
+
+    /// The limit a callback stopped the transfer at, if one did (it returned 0 so that
+    /// libcurl stopped at once).
+    private func callbackFailure() -> (any Error)? {
+        switch Int(response.pointee.failure) {
+        case HALLEY_RESPONSE_HEADER_BYTES:
+            return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(job.maxHeaderBytes))
+        case HALLEY_RESPONSE_HEADER_COUNT:
+            return ResponseHeadersTooLargeError(url: job.url, limit: .count(job.maxHeaderCount))
+        case HALLEY_RESPONSE_BODY_TOO_LARGE:
+            return ResponseBodyTooLargeError(url: job.url, limit: job.maxBodyBytes ?? 0)
+        case HALLEY_RESPONSE_OUT_OF_MEMORY:
+            return error(for: CurlABI.Code.outOfMemory, ourBuffer: true)
+        default:
+            return nil
+        }
     }
 
     /// Reads the exchange's metrics when the job asked for them; called when the transfer is
@@ -475,9 +446,9 @@ final class CurlTransfer {
     /// A libcurl failure as a ``TransportError`` whose code the other requesters give for the
     /// same failure, keeping the `URLError` URLSession would give (with the CURLcode in its
     /// `userInfo`) as the underlying error.
-    private func error(for code: Int32) -> any Error {
+    private func error(for code: Int32, ourBuffer: Bool = false) -> any Error {
         let detail = String(cString: handle.errorBuffer)
-        if code == CurlABI.Code.outOfMemory && !headersComplete {
+        if code == CurlABI.Code.outOfMemory && !ourBuffer && response.pointee.headers_complete == 0 {
             // libcurl's own cap on one header line (100 KiB) is the only allocation it
             // refuses while reading headers.
             return ResponseHeadersTooLargeError(url: job.url, limit: .bytes(min(job.maxHeaderBytes, 102_400)))
@@ -522,64 +493,7 @@ final class CurlTransfer {
         let text = halley_curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
         return "\(text) (CURLcode \(code))"
     }
-
-    // MARK: Parsing helpers
-
-    /// Whether the line starts with `HTTP/`: a status line. Compared byte by byte: the generic
-    /// `starts(with:)` cost more than the rest of the callback.
-    private static func isStatusLine(_ line: Bytes) -> Bool {
-        guard line.count >= 5 else { return false }
-        let start = line.startIndex
-        return line[start] == UInt8(ascii: "H") && line[start + 1] == UInt8(ascii: "T")
-            && line[start + 2] == UInt8(ascii: "T") && line[start + 3] == UInt8(ascii: "P")
-            && line[start + 4] == UInt8(ascii: "/")
-    }
-
-    /// The status code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
-    private static func statusCode(_ line: Bytes) -> Int {
-        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return 0 }
-        var code = 0
-        for byte in line[(space + 1)...].prefix(3) {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return 0 }
-            code = code * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return code
-    }
-
-    /// Whether the line is a field named `name` (lowercase ASCII), in any case.
-    private static func hasName(_ line: Bytes, _ name: StaticString) -> Bool {
-        let count = name.utf8CodeUnitCount
-        guard line.count > count, line[line.startIndex + count] == UInt8(ascii: ":") else { return false }
-        return name.withUTF8Buffer { expected in
-            zip(line.prefix(count), expected).allSatisfy { ($0 | 0x20) == $1 }
-        }
-    }
-
-    /// The decimal number after the colon, or `nil`.
-    private static func number(after line: Bytes) -> Int? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        var value = 0
-        var digits = 0
-        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            digits += 1
-        }
-        return digits > 0 ? value : nil
-    }
-
-    /// Whether a Content-Encoding line's value is `identity` (or empty).
-    private static func valueIsIdentity(_ line: Bytes) -> Bool {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let value = line[(colon + 1)...].filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }.map {
-            $0 | 0x20
-        }
-        return value.isEmpty || value.elementsEqual("identity".utf8)
-    }
 }
-
-/// A header line, or part of one, in libcurl's buffer.
-private typealias Bytes = Slice<UnsafeRawBufferPointer>
 
 /// An easy handle with what every request shares already set, and the buffer libcurl writes
 /// its error messages to. Made, lent and kept by the engine's loop thread only.
@@ -591,6 +505,10 @@ final class CurlHandle {
     /// (`CURLOPT_DEBUGDATA`), owned here like the error buffer.
     let tlsVersion: UnsafeMutablePointer<CChar>
     private static let tlsVersionSize = 16
+    /// What the header and body callbacks read of the current transfer's response, owned
+    /// here like the error buffer (libcurl holds the pointer as `CURLOPT_HEADERDATA` and
+    /// `CURLOPT_WRITEDATA`), its header buffer kept from one transfer to the next.
+    let response: UnsafeMutablePointer<halley_curl_response>
 
     /// The values the last transfer set for the options each transfer sets (`nil`: not set,
     /// or not known after a failed call): ``CurlTransfer/prepare()`` sets only those that
@@ -602,6 +520,9 @@ final class CurlHandle {
             let user: String?
             let password: String?
             let headerLines: [String]
+
+            /// No proxy: what a job without one sets.
+            var isDirect: Bool { url.isEmpty && user == nil && password == nil && headerLines.isEmpty }
         }
         var freshConnection: Bool?
         var pipeWait: Bool?
@@ -641,12 +562,15 @@ final class CurlHandle {
         errorBuffer.initialize(repeating: 0, count: CurlABI.Value.errorBufferSize)
         tlsVersion = .allocate(capacity: Self.tlsVersionSize)
         tlsVersion.initialize(repeating: 0, count: Self.tlsVersionSize)
+        response = .allocate(capacity: 1)
+        response.initialize(to: halley_curl_response())
         do {
             try configure(setup)
         } catch {
             halley_curl_easy_cleanup(easy)
             errorBuffer.deallocate()
             tlsVersion.deallocate()
+            response.deallocate()
             throw error
         }
     }
@@ -655,13 +579,14 @@ final class CurlHandle {
         halley_curl_easy_cleanup(easy)
         errorBuffer.deallocate()
         tlsVersion.deallocate()
+        halley_curl_response_free(response)
+        response.deallocate()
         if let headerList { halley_curl_slist_free_all(headerList) }
         if let proxyHeaderList { halley_curl_slist_free_all(proxyHeaderList) }
     }
 
     private func configure(_ setup: CurlHandleSetup) throws {
-        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.writeFunction, curlWriteCallback))
-        try Self.check(halley_curl_easy_setopt_callback(easy, CurlABI.Option.headerFunction, curlHeaderCallback))
+        try Self.check(halley_curl_easy_set_response(easy, response))
         try Self.check(
             halley_curl_easy_setopt_pointer(easy, CurlABI.Option.errorBuffer, UnsafeMutableRawPointer(errorBuffer)))
         // Installed before verbose mode can be on, so libcurl never writes its trace to stderr.
@@ -705,18 +630,4 @@ final class CurlHandle {
             throw CurlUnavailableError(reason: "libcurl refused an option: \(CurlTransfer.message(for: code))")
         }
     }
-}
-
-/// `CURLOPT_WRITEFUNCTION`: the context is the transfer (`CURLOPT_WRITEDATA`).
-private let curlWriteCallback: halley_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-    return CurlTransfer.from(context).receiveBody(bytes)
-}
-
-/// `CURLOPT_HEADERFUNCTION`: the context is the transfer (`CURLOPT_HEADERDATA`).
-private let curlHeaderCallback: halley_curl_data_callback = { data, size, count, context in
-    guard let context else { return 0 }
-    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-    return CurlTransfer.from(context).receiveHeader(bytes)
 }
