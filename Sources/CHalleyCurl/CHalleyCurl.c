@@ -331,6 +331,18 @@ static int headers_ended(halley_curl_response *response) {
     return 1;
 }
 
+/// Forgets what the header section read so far: at a transfer's start, and at each status
+/// line (an interim 1xx response's fields are not the final response's, nor its bytes).
+static void begin_header_section(halley_curl_response *response, long status) {
+    response->status = status;
+    response->header_length = 0;
+    response->header_count = 0;
+    response->header_bytes = 0;
+    response->content_length = -1;
+    response->encoded = 0;
+    response->headers_complete = 0;
+}
+
 /// `CURLOPT_HEADERFUNCTION`: one header line (status line, field, or the empty line ending the
 /// section); 0 past the header limits, so libcurl stops.
 static size_t response_header(char *data, size_t size, size_t count, void *context) {
@@ -344,13 +356,7 @@ static size_t response_header(char *data, size_t size, size_t count, void *conte
     int status_line = length >= 5 && memcmp(line, "HTTP/", 5) == 0;
     if (status_line) {
         // A new response (an interim 1xx comes before the final one): start over.
-        response->status = status_code(line, length);
-        response->header_length = 0;
-        response->header_count = 0;
-        response->header_bytes = 0;
-        response->content_length = -1;
-        response->encoded = 0;
-        response->headers_complete = 0;
+        begin_header_section(response, status_code(line, length));
     }
     response->header_bytes += total;
     if (response->header_bytes > response->max_header_bytes) {
@@ -429,14 +435,8 @@ void halley_curl_response_reset(
     response->max_header_count = max_header_count;
     response->has_body_limit = has_body_limit;
     response->max_body_bytes = max_body_bytes;
-    response->status = 0;
-    response->header_bytes = 0;
-    response->header_count = 0;
-    response->content_length = -1;
-    response->encoded = 0;
-    response->headers_complete = 0;
+    begin_header_section(response, 0);
     response->failure = HALLEY_RESPONSE_OK;
-    response->header_length = 0;
     response->body_length = 0;
 }
 
