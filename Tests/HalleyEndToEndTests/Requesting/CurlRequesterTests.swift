@@ -144,6 +144,76 @@ import Testing
             ])
     }
 
+    /// The name the kernel gives the calling thread (`/proc/thread-self/comm`).
+    private static func threadName() -> String {
+        let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return comm.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A call's work (here: its observer, called as each response arrives) runs on the
+    /// requester's own thread by default, so no other thread is woken per request; asked
+    /// otherwise, it runs on the global executor. Either way the call's answer is the same.
+    @Test(arguments: [true, false])
+    func aCallRunsOnTheRequestersThreadUnlessToldOtherwise(onLoopThread: Bool) async throws {
+        #if os(Linux)
+            let server = try await TestServer.shared()
+            let threads = Locked<Set<String>>([])
+            let manager = ResourceManager.over(try CurlRequester(runsCallsOnLoopThread: onLoopThread)) {
+                $0.observer = { event in
+                    if case .requestFinished = event { threads.withLock { _ = $0.insert(Self.threadName()) } }
+                }
+            }
+            let json = try await manager.resource(from: server.url("/"), includes: ["person.[friends]"])
+            #expect(json["person"]?["friends"]?.arrayValue?.count == 2)
+            let seen = threads.withLock { $0 }
+            #expect(!seen.isEmpty)
+            if onLoopThread {
+                #expect(seen == [CurlEngine.threadName])
+            } else {
+                #expect(!seen.contains(CurlEngine.threadName))
+            }
+        #endif
+    }
+
+    /// Many calls at once through one requester, some cancelled and some past their deadline
+    /// while their requests are in flight, all end: none waits for a thread that is busy
+    /// running another.
+    @Test(.timeLimit(.minutes(1))) func concurrentCallsCancelledOrTimedOutAllEnd() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let manager = ResourceManager.over(try CurlRequester(maxConnectionsPerHost: 4))
+        let deadline = {
+            var options = CallOptions()
+            options.deadline = .milliseconds(50)
+            return options
+        }()
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    let slow = index % 3 != 0
+                    let call = Task {
+                        try await manager.resource(
+                            from: server.url(slow ? "/slow?ms=3000&i=\(index)" : "/small?i=\(index)"),
+                            options: index % 3 == 1 ? deadline : CallOptions())
+                    }
+                    if index % 3 == 2 {
+                        try? await Task.sleep(for: .milliseconds(20))
+                        call.cancel()
+                    }
+                    switch await call.result {
+                    case .success: return "ok"
+                    case .failure(let error as HalleyError) where error.code == .timeout: return "timeout"
+                    case .failure(let error) where error is CancellationError: return "cancelled"
+                    case .failure(let error as HalleyError) where error.underlying is CancellationError:
+                        return "cancelled"
+                    case .failure(let error): return "other: \(error)"
+                    }
+                }
+            }
+            return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(outcomes == ["ok": 20, "timeout": 20, "cancelled": 20])
+    }
+
     @Test func credentialsDoNotFollowALinkToAnotherOrigin() async throws {
         let first = try await TestServer.shared()
         let second = try await TestServer.secondary()

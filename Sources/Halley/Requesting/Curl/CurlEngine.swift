@@ -23,6 +23,8 @@ final class CurlEngine: Sendable {
 
     private struct Mailbox {
         var commands: [Command] = []
+        /// Tasks that prefer this engine as their executor, waiting for the loop to run them.
+        var jobs: [UnownedJob] = []
         var nextID: UInt64 = 0
         var threadStarted = false
         /// Whether the loop is (about to be) asleep in `curl_multi_poll`: only then does a new
@@ -74,21 +76,31 @@ final class CurlEngine: Sendable {
         let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
             mailbox.nextID += 1
             mailbox.commands.append(.start(id: mailbox.nextID, request: request))
-            let startThread = !mailbox.threadStarted
-            mailbox.threadStarted = true
-            if !startThread { wake(&mailbox) }
-            return (mailbox.nextID, startThread)
+            return (mailbox.nextID, startsThread(&mailbox))
         }
-        if startThread {
-            let thread = Thread { [self] in
-                Self.nameCurrentThread()
-                var loop = CurlLoop(engine: self, multi: multi.pointer)
-                loop.run()
-            }
-            thread.name = Self.threadName
-            thread.start()
-        }
+        if startThread { startLoopThread() }
         return id
+    }
+
+    /// Marks the thread started, and whether the caller is the one to start it; otherwise
+    /// wakes the loop for what the caller just queued. Under the mailbox lock.
+    private func startsThread(_ mailbox: inout Mailbox) -> Bool {
+        guard mailbox.threadStarted else {
+            mailbox.threadStarted = true
+            return true
+        }
+        wake(&mailbox)
+        return false
+    }
+
+    private func startLoopThread() {
+        let thread = Thread { [self] in
+            Self.nameCurrentThread()
+            var loop = CurlLoop(engine: self, multi: multi.pointer)
+            loop.run()
+        }
+        thread.name = Self.threadName
+        thread.start()
     }
 
     /// The loop thread's name, as debuggers, `top -H` and `/proc/<pid>/task/*/comm` show it.
@@ -131,6 +143,15 @@ final class CurlEngine: Sendable {
 
     // MARK: From the loop thread
 
+    /// The tasks' jobs queued since the last call. The loop is awake.
+    fileprivate func takeJobs() -> [UnownedJob] {
+        mailbox.withLock { mailbox in
+            guard !mailbox.jobs.isEmpty else { return [] }
+            defer { mailbox.jobs.removeAll(keepingCapacity: true) }
+            return mailbox.jobs
+        }
+    }
+
     /// The commands queued since the last call, and whether to stop. The loop is awake.
     fileprivate func takeCommands() -> ([Command], Bool) {
         mailbox.withLock { mailbox in
@@ -144,19 +165,41 @@ final class CurlEngine: Sendable {
     /// new command wakes it (a wake-up sent before the poll makes the poll return at once).
     fileprivate func maySleep() -> Bool {
         mailbox.withLock { mailbox in
-            guard mailbox.commands.isEmpty && !mailbox.stopping else { return false }
+            guard mailbox.commands.isEmpty && mailbox.jobs.isEmpty && !mailbox.stopping else { return false }
             mailbox.sleeping = true
             return true
         }
     }
 
-    /// No more wake-ups: the multi handle is about to be cleaned up.
-    fileprivate func close() -> [Command] {
+    /// No more wake-ups: the multi handle is about to be cleaned up. Returns what was still
+    /// queued; jobs queued from now on go to the global executor.
+    fileprivate func close() -> (commands: [Command], jobs: [UnownedJob]) {
         mailbox.withLock { mailbox in
             mailbox.closed = true
-            defer { mailbox.commands.removeAll() }
-            return mailbox.commands
+            defer {
+                mailbox.commands.removeAll()
+                mailbox.jobs.removeAll()
+            }
+            return (mailbox.commands, mailbox.jobs)
         }
+    }
+}
+
+/// The engine as a task executor: a call whose requester is a ``CurlRequester`` runs its
+/// tasks on the loop thread (``RequestPipeline/withinDeadline(_:)`` prefers it), so a
+/// finished transfer resumes its caller without waking another thread, and the caller's next
+/// transfers start without waking the loop. Jobs queued after the loop ended run on the
+/// global executor: a task is never left without a thread.
+extension CurlEngine: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let (accepted, startThread) = mailbox.withLock { mailbox -> (Bool, Bool) in
+            guard !mailbox.closed else { return (false, false) }
+            mailbox.jobs.append(job)
+            return (true, startsThread(&mailbox))
+        }
+        if startThread { startLoopThread() }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 }
 
@@ -208,7 +251,10 @@ private struct CurlLoop {
     mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
+        let executor = engine.asUnownedTaskExecutor()
         while true {
+            // The tasks first: what they start is added below, before libcurl runs.
+            for job in engine.takeJobs() { job.runSynchronously(on: executor) }
             let (commands, stopping) = engine.takeCommands()
             for command in commands { handle(command) }
             if stopping || exitingAtStart || halley_curl_process_exiting() != 0 { break }
@@ -224,7 +270,9 @@ private struct CurlLoop {
         for id in Array(active.keys) { cancel(id) }
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
-        for case .start(_, let request) in engine.close() { request.continuation.resume(throwing: CancellationError()) }
+        let (commands, jobs) = engine.close()
+        for case .start(_, let request) in commands { request.continuation.resume(throwing: CancellationError()) }
+        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)

@@ -11,7 +11,11 @@ import Foundation
 ///
 /// - **One thread, one multi handle per requester.** Transfers run concurrently on a
 ///   dedicated thread that sleeps in `curl_multi_poll` while it waits, so awaiting a slow
-///   response costs no CPU. Up to `maxConnectionsPerHost` connections per host (64 by
+///   response costs no CPU. A ``ResourceManager`` call through the requester runs its own
+///   work on that thread too (`runsCallsOnLoopThread`), so a response reaches the traversal,
+///   and the traversal's next request reaches libcurl, without waking another thread; the
+///   result comes back to the caller's own executor. Code the call runs for you (observers,
+///   header providers) runs there as well: it must not block. Up to `maxConnectionsPerHost` connections per host (64 by
 ///   default), HTTP/2 multiplexing over TLS where the server offers it, keep-alive
 ///   connections reused across calls of the same requester.
 /// - **Bounded against hostile servers.** The body is counted after content decoding (gzip,
@@ -63,6 +67,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// Why the TLS configuration cannot be used, thrown by every request.
     private let tlsFailure: TLSConfigurationError?
     private let identityNames: (certificate: String, key: String)?
+    private let runsCallsOnLoopThread: Bool
 
     /// Which HTTP version a ``CurlRequester`` asks for.
     public enum HTTPVersion: Sendable, Hashable {
@@ -123,6 +128,12 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   - proxy: Which proxy each request goes through (see ``ProxyConfiguration``); the
     ///     environment variables decide unless given.
     ///   - httpVersion: The HTTP version asked for; HTTP/2 over TLS where offered by default.
+    ///   - runsCallsOnLoopThread: Whether a ``ResourceManager`` call through this requester
+    ///     runs its work (parsing, merging, sending the next requests) on the requester's
+    ///     thread, beside libcurl, rather than on Swift's global executor: no thread hand-off
+    ///     per request, about a third less CPU per request (see BENCHMARKS.md). Every call of
+    ///     the requester then shares that one thread for this work; pass `false` when many
+    ///     concurrent calls parse large documents on a machine with cores to spare.
     /// - Throws: ``CurlUnavailableError`` when libcurl (7.68 or later) cannot be loaded.
     public init(
         maxConnectionsPerHost: Int = URLSessionRequester.defaultMaxConnectionsPerHost,
@@ -132,7 +143,8 @@ public struct CurlRequester: RequesterInterface, Sendable {
         maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount,
         tls: TLSConfiguration = .system,
         proxy: ProxyConfiguration = .environment,
-        httpVersion: HTTPVersion = .automatic
+        httpVersion: HTTPVersion = .automatic,
+        runsCallsOnLoopThread: Bool = true
     ) throws(CurlUnavailableError) {
         // Loaded first: the system bundle's path comes from libcurl.
         try CurlLibrary.load()
@@ -154,6 +166,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
         self.maxRedirects = max(0, maxRedirects)
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
+        self.runsCallsOnLoopThread = runsCallsOnLoopThread
         self.proxy = proxy.resolved()
         if case .rules(let rules) = self.proxy.source, rules.http == nil && rules.https == nil {
             alwaysDirect = true
@@ -161,6 +174,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
             alwaysDirect = false
         }
     }
+
+    /// The loop thread as a task executor, which a call using this requester prefers; `nil`
+    /// when the calls run on the global executor.
+    var loopExecutor: CurlEngine? { runsCallsOnLoopThread ? owner.engine : nil }
 
     /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
     /// (redirects included), so the engine runs no watchdog beside it.
