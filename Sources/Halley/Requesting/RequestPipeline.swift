@@ -48,9 +48,6 @@ final class RequestPipeline: Sendable {
     private let supportedSchemes: Set<String>
     private let supportsHTTP: Bool
     private let supportsHTTPS: Bool
-    /// Where the call's tasks run: the Curl loop's thread when the requester is a
-    /// ``CurlRequester``, the global executor otherwise.
-    private let executor: CurlEngine?
 
     /// `Accept` for plain HAL.
     static let accept = "application/hal+json, application/json;q=0.9, */*;q=0.1"
@@ -113,7 +110,6 @@ final class RequestPipeline: Sendable {
         // A requester that ends its own attempts in time needs no watchdog racing each one.
         watchdog = requester.enforcesRequestTimeout ? nil : policy.requestTimeout.map { AttemptWatchdog(limit: $0) }
         supportedSchemes = requester.supportedSchemes
-        executor = (requester as? CurlRequester)?.loopExecutor
         supportsHTTP = supportedSchemes.contains("http")
         supportsHTTPS = supportedSchemes.contains("https")
         var acceptHeaders = HTTPHeaders()
@@ -141,7 +137,10 @@ final class RequestPipeline: Sendable {
     /// request in flight is cancelled and the call fails with a timeout naming what was
     /// pending. Every call runs its requests inside this: its end stops the call's watchdog.
     func withinDeadline<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        if let executor, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        // The requester's executor (a CurlRequester's loop thread) for the whole call.
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = requester.preferredTaskExecutor
+        {
             return try await withTaskExecutorPreference(executor) { try await self.timed(body) }
         }
         return try await timed(body)

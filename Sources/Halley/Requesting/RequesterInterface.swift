@@ -77,6 +77,28 @@ public protocol RequesterInterface {
     /// }
     /// ```
     var enforcesRequestTimeout: Bool { get }
+
+    /// The executor a ``ResourceManager`` call through this requester runs its own work on
+    /// (parsing, merging, sending the next requests), or `nil` for Swift's global executor,
+    /// the default. ``CurlRequester`` gives its loop thread, so a response reaches the
+    /// traversal, and the next request reaches libcurl, without waking another thread. The
+    /// call's result still comes back on the caller's executor.
+    ///
+    /// A wrapper that adds nothing that could block keeps its base's answer:
+    ///
+    /// ```swift
+    /// struct LoggingCurlRequester: RequesterInterface, Sendable {
+    ///     let base: CurlRequester
+    ///     var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+    ///     var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
+    ///     func response(for request: ResourceRequest) async throws -> ResourceResponse {
+    ///         print(request.method, request.url)
+    ///         return try await base.response(for: request)
+    ///     }
+    /// }
+    /// ```
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
 }
 
 extension RequesterInterface {
@@ -85,6 +107,10 @@ extension RequesterInterface {
 
     /// `false`: the engine holds each attempt to ``ResourceRequest/timeout`` itself.
     public var enforcesRequestTimeout: Bool { false }
+
+    /// `nil`: calls run their work on Swift's global executor.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// A request in flight that a completion-handler requester can cancel; the original Halley's

@@ -150,24 +150,54 @@ import Testing
         return comm.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// How a test's call reaches libcurl.
+    enum Placement: String, CaseIterable, Sendable {
+        /// A `CurlRequester` as made by default.
+        case byDefault
+        /// `CurlRequester(runsCallsOnLoopThread: false)`.
+        case offTheLoop
+        /// A wrapper that forwards `preferredTaskExecutor` to its `CurlRequester`.
+        case forwardingWrapper
+        /// A wrapper that does not.
+        case plainWrapper
+    }
+
+    private struct Wrapper: RequesterInterface, Sendable {
+        let base: CurlRequester
+        let forwards: Bool
+        var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+        var preferredTaskExecutor: (any TaskExecutor)? { forwards ? base.preferredTaskExecutor : nil }
+        func response(for request: ResourceRequest) async throws -> ResourceResponse {
+            try await base.response(for: request)
+        }
+    }
+
     /// A call's work (here: its observer, called as each response arrives) runs on the
-    /// requester's own thread by default, so no other thread is woken per request; asked
-    /// otherwise, it runs on the global executor. Either way the call's answer is the same.
-    @Test(arguments: [true, false])
-    func aCallRunsOnTheRequestersThreadUnlessToldOtherwise(onLoopThread: Bool) async throws {
+    /// requester's own thread when the requester names it as its preferred executor (a
+    /// `CurlRequester` by default, or a wrapper passing its answer on), and on the global
+    /// executor otherwise. Either way the call's answer is the same.
+    @Test(arguments: Placement.allCases)
+    func aCallRunsWhereItsRequesterPrefers(placement: Placement) async throws {
         #if os(Linux)
             let server = try await TestServer.shared()
             let threads = Locked<Set<String>>([])
-            let manager = ResourceManager.over(try CurlRequester(runsCallsOnLoopThread: onLoopThread)) {
+            let curl = try CurlRequester(runsCallsOnLoopThread: placement != .offTheLoop)
+            let observe: (inout ResourceManager.Configuration) -> Void = {
                 $0.observer = { event in
                     if case .requestFinished = event { threads.withLock { _ = $0.insert(Self.threadName()) } }
                 }
             }
+            let manager =
+                switch placement {
+                case .byDefault, .offTheLoop: ResourceManager.over(curl, configure: observe)
+                case .forwardingWrapper: ResourceManager.over(Wrapper(base: curl, forwards: true), configure: observe)
+                case .plainWrapper: ResourceManager.over(Wrapper(base: curl, forwards: false), configure: observe)
+                }
             let json = try await manager.resource(from: server.url("/"), includes: ["person.[friends]"])
             #expect(json["person"]?["friends"]?.arrayValue?.count == 2)
             let seen = threads.withLock { $0 }
             #expect(!seen.isEmpty)
-            if onLoopThread {
+            if placement == .byDefault || placement == .forwardingWrapper {
                 #expect(seen == [CurlEngine.threadName])
             } else {
                 #expect(!seen.contains(CurlEngine.threadName))

@@ -19,6 +19,21 @@ enum TransportDocExamples {
         }
     }
 
+    struct LoggingCurlRequesterOnItsThread: RequesterInterface, Sendable {
+        let base: CurlRequester
+        var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+        var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
+        func response(for request: ResourceRequest) async throws -> ResourceResponse {
+            print(request.method, request.url)
+            return try await base.response(for: request)
+        }
+    }
+
+    static func curlPreferredTaskExecutor() throws {
+        let requester = try CurlRequester()
+        print(requester.preferredTaskExecutor != nil)  // true
+    }
+
     static func curlRequester() async throws {
         let requester = try CurlRequester(maxConnectionsPerHost: 16)
         let manager = ResourceManager(requester: requester)

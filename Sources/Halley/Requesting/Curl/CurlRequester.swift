@@ -175,9 +175,15 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
     }
 
-    /// The loop thread as a task executor, which a call using this requester prefers; `nil`
-    /// when the calls run on the global executor.
-    var loopExecutor: CurlEngine? { runsCallsOnLoopThread ? owner.engine : nil }
+    /// The requester's loop thread, where a call through it runs its work; `nil` when the
+    /// requester was made with `runsCallsOnLoopThread: false`.
+    ///
+    /// ```swift
+    /// let requester = try CurlRequester()
+    /// print(requester.preferredTaskExecutor != nil)   // true
+    /// ```
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    public var preferredTaskExecutor: (any TaskExecutor)? { runsCallsOnLoopThread ? owner.engine : nil }
 
     /// `true`: libcurl ends each transfer at what is left of ``ResourceRequest/timeout``
     /// (redirects included), so the engine runs no watchdog beside it.
