@@ -10,6 +10,11 @@ import Foundation
 /// continuations, and sleeps in `curl_multi_poll` until a socket is ready, libcurl's next
 /// timeout, or a wake-up: no CPU is spent while responses are awaited.
 ///
+/// The engine is also a task executor (the requester's `preferredTaskExecutor`): the jobs of
+/// the calls that prefer it wait in ``mailbox`` too, and the loop runs them before each
+/// `curl_multi_perform`, so a resumed caller and the transfers it starts next cost no
+/// thread hand-off.
+///
 /// Lifetime: the thread starts with the first transfer and holds the engine until it ends;
 /// ``stop()`` (called when the last copy of the requester goes away) ends it, and the multi
 /// handle is cleaned up on that thread. The process's exit ends it too, and waits for it:
