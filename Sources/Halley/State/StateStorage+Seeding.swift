@@ -83,6 +83,8 @@ extension StateStorage {
             }
             changes.record(.updated(stored.current), for: parent)
         }
+        // The rewritten documents may have grown past the bound.
+        evict(keeping: key)
     }
 
     /// `state`'s document with every embedded copy of `url` (at any depth) replaced by `item`;

@@ -86,7 +86,9 @@ struct StateStorage: Sendable {
     }
 
     /// Drops the least recently used states until the bytes fit, never `kept` (just stored).
-    private mutating func evict(keeping kept: StateKey) {
+    /// Called after anything that adds bytes: a state stored, or the documents embedding a
+    /// resource rewritten with its new state.
+    mutating func evict(keeping kept: StateKey) {
         while bytes > maximumBytes, let (key, stamp) = recency.takeOldest() {
             // A use taken here is stale when the state was used since or is gone.
             guard states[key]?.lastUsed == stamp else { continue }

@@ -229,6 +229,27 @@ import Testing
         #expect(store.count == 0 && store.totalBytes == 0)
     }
 
+    /// A new state that grows the lists embedding it grows them in the store too: the store
+    /// still ends within its bound, the least recently used states going first.
+    @Test func aNewStateThatGrowsItsEmbeddersKeepsTheStoreWithinItsBound() async throws {
+        let api = ScriptedAPI()
+        let item = Graph.resource("/orders/1", ["status": "open"])
+        await api.serve("/orders/1", item)
+        for list in ["/a", "/b", "/c"] {
+            await api.serve(list, Graph.resource(list, embedded: ["item": [item]]))
+        }
+        await api.answerWrites(
+            "/orders/1", withNewState: ["status": .string(String(repeating: "paid ", count: 400))])
+        let store = ResourceStore(maximumBytes: 4_000)
+        let manager = await stateManager(api, store: store)
+        for path in ["/a", "/b", "/c", "/orders/1"] { _ = try await manager.resource(at: Graph.url(path)).get() }
+        #expect(store.totalBytes <= 4_000)
+        _ = try await manager.resource(at: Graph.url("/orders/1")).patch(.json(["status": "paid"]))
+        #expect(store.totalBytes <= store.maximumBytes, "every list embedding the item grew by 2 KB")
+        let current = await manager.resource(at: Graph.url("/orders/1")).current
+        #expect(current?.resource.state["status"]?.stringValue?.count == 2_000, "the new state itself stays")
+    }
+
     @Test func aSecondTraversalOverFreshStateSendsNoRequest() async throws {
         let requester = await Graph.contacts()
         let log = EventLog()
