@@ -148,9 +148,11 @@ final class CurlEngine: Sendable {
 
     // MARK: From the loop thread
 
-    /// The tasks' jobs queued since the last call. The loop is awake.
+    /// The tasks' jobs queued since the last call. The loop is awake: what they queue while
+    /// they run needs no wake-up.
     fileprivate func takeJobs() -> [UnownedJob] {
         mailbox.withLock { mailbox in
+            mailbox.sleeping = false
             guard !mailbox.jobs.isEmpty else { return [] }
             defer { mailbox.jobs.removeAll(keepingCapacity: true) }
             return mailbox.jobs
