@@ -128,7 +128,9 @@ public struct JSONObject: Sendable {
     }
 
     /// Appends a member known not to be present yet; used by the parser after its own
-    /// duplicate check, to avoid looking the key up twice.
+    /// duplicate check, to avoid looking the key up twice. Inlined: called out of line, the
+    /// parser retained and released each key and value once more.
+    @inline(__always)
     mutating func appendNew(_ key: String, _ value: consuming JSONValue) {
         // Objects of one member (link objects) stay exact; a second member makes room for
         // eight at once, where doubling from one would reallocate three times on the way.

@@ -55,6 +55,8 @@ private struct JSONParser {
     let maximumDepth: Int
     var position = 0
     var depth = 0
+    /// Strings read so far that held an escape (``parseObject()`` asks whether a name did).
+    var escapedStrings = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -148,6 +150,12 @@ private struct JSONParser {
     private mutating func parseObject() throws(Failure) -> JSONObject {
         var object = JSONObject()
         if try open(closer: UInt8(ascii: "}")) { return object }
+        // A bit per member name read so far, chosen by its length and its first and last bytes:
+        // a name whose bit is not set yet is new, and skips the duplicate check (a scan of the
+        // names before it, a dozen comparisons per document). Equal names written without
+        // escapes have equal bytes, so the same bit; a name with an escape (``parseString()``
+        // counts them) sets every bit, so that it and every name after it is checked.
+        var names: UInt64 = 0
         // Whitespace is already skipped here: after the brace above, and after each comma below.
         while true {
             guard position < bytes.count else {
@@ -159,7 +167,14 @@ private struct JSONParser {
                     message: "unexpected \(describe(bytes[position])) where a member name was expected")
             }
             let key: String
+            let keyStart = position
+            let escaped = escapedStrings
             if let known = knownKey() { key = known } else { key = try parseString() }
+            let name =
+                escapedStrings == escaped
+                ? Self.nameBit(written: UnsafeBufferPointer(rebasing: bytes[keyStart..<position])) : .max
+            let mayRepeat = names & name != 0
+            names |= name
             skipWhitespace()
             try expect(UInt8(ascii: ":"), what: "':' after a member name")
             skipWhitespace()
@@ -178,13 +193,23 @@ private struct JSONParser {
                 if position < bytes.count, bytes[position] == UInt8(ascii: ",") { object.reserveCapacity(8) }
             }
             // Moved, not copied: a copy of each member's value cost a retain and a release.
-            if object.contains(key) {
+            if mayRepeat, object.contains(key) {
                 object[key] = consume value
             } else {
                 object.appendNew(key, consume value)
             }
             if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
+    }
+
+    /// The bit of ``parseObject()``'s names for a member name without escapes written as
+    /// `written` (its bytes in the document, quotes included), which are then its bytes.
+    @inline(__always)
+    private static func nameBit(written: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = written.count - 2
+        guard count > 0 else { return 1 }
+        let mix = count &+ Int(written[1]) &* 3 &+ Int(written[count]) &* 5
+        return 1 &<< UInt64(mix & 63)
     }
 
     /// Opens the array or object whose `[` or `{` is at `position`: one level deeper, past the
@@ -325,6 +350,7 @@ private struct JSONParser {
         guard position < bytes.count else {
             throw Failure(code: .unexpectedEnd, offset: start, message: "the body ended inside a string")
         }
+        escapedStrings += 1
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         while position < bytes.count {
             let byte = bytes[position]
