@@ -196,7 +196,7 @@ private struct JSONParser {
             if mayRepeat, object.contains(key) {
                 object[key] = consume value
             } else {
-                object.appendNew(key, consume value)
+                object.appendNew(consume key, consume value)
             }
             if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
