@@ -165,7 +165,9 @@ public struct HALResource: Sendable, Hashable {
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
         }
         var base = Base.document(baseURL)
-        if let selfLink = links.selfLink, !selfLink.isTemplated { base = .selfLink(selfLink.href, document: baseURL) }
+        if let selfLink = links.selfLink?.followed, !selfLink.isTemplated {
+            base = .selfLink(selfLink.href, document: baseURL)
+        }
         switch embeddedValue {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)

@@ -7,14 +7,25 @@ enum LinkTarget {
         of link: Link, base: URL?, variables: [String: TemplateValue], includePath: String? = nil,
         origin: URLResolution.Origin? = nil
     ) throws(HalleyError) -> URL {
-        var href = link.href
-        if link.isTemplated {
+        try url(
+            href: link.href, isTemplated: link.isTemplated, base: base, variables: variables, includePath: includePath,
+            origin: origin)
+    }
+
+    /// ``url(of:base:variables:includePath:origin:)`` for a link's `href` and ``Link/isTemplated``
+    /// as read already.
+    static func url(
+        href written: String, isTemplated: Bool, base: URL?, variables: [String: TemplateValue],
+        includePath: String? = nil, origin: URLResolution.Origin? = nil
+    ) throws(HalleyError) -> URL {
+        var href = written
+        if isTemplated {
             do {
-                href = try URITemplate(link.href).expand(variables)
+                href = try URITemplate(written).expand(variables)
             } catch {
                 throw HalleyError(
                     code: .invalidTemplate, includePath: includePath, url: base,
-                    message: "cannot expand link template \"\(link.href)\": \(error.message)",
+                    message: "cannot expand link template \"\(written)\": \(error.message)",
                     underlying: error)
             }
         }

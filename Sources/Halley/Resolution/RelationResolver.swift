@@ -193,13 +193,15 @@ struct RelationResolver: Sendable {
 
         /// The absolute URL `link` points at (see ``RelationResolver/url(of:in:variables:queryItems:includePath:)``).
         func url(of link: Link, includePath: String?) throws(HalleyError) -> URL {
+            let followed = link.followed
             var url = try LinkTarget.url(
-                of: link, base: base, variables: variables, includePath: includePath, origin: origin)
+                href: followed.href, isTemplated: followed.isTemplated, base: base, variables: variables,
+                includePath: includePath, origin: origin)
             if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
                 components.queryItems = RelationResolver.merging(components.queryItems ?? [], queryItems)
                 url = components.url ?? url
             }
-            if let deprecation = link.deprecation {
+            if let deprecation = followed.deprecation {
                 emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
             }
             return url
