@@ -136,7 +136,9 @@ public struct HALResource: Sendable, Hashable {
         var embeddedValue: JSONValue?
         for position in 0..<object.count {
             let key = object.key(atPosition: position)
-            guard key.utf8.first == UInt8(ascii: "_") else { continue }
+            // The first byte by index: `utf8.first` goes through the generic collection path.
+            let utf8 = key.utf8
+            guard !utf8.isEmpty, utf8[utf8.startIndex] == UInt8(ascii: "_") else { continue }
             if key.hasSameCodeUnits(as: "_links") {
                 linksValue = object.value(atPosition: position)
             } else if key.hasSameCodeUnits(as: "_embedded") {
