@@ -136,7 +136,9 @@ public struct HALResource: Sendable, Hashable {
         var embeddedValue: JSONValue?
         for position in 0..<object.count {
             let key = object.key(atPosition: position)
-            guard key.utf8.first == UInt8(ascii: "_") else { continue }
+            // The first byte by index: `utf8.first` goes through the generic collection path.
+            let utf8 = key.utf8
+            guard !utf8.isEmpty, utf8[utf8.startIndex] == UInt8(ascii: "_") else { continue }
             if key.hasSameCodeUnits(as: "_links") {
                 linksValue = object.value(atPosition: position)
             } else if key.hasSameCodeUnits(as: "_embedded") {
@@ -165,7 +167,9 @@ public struct HALResource: Sendable, Hashable {
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
         }
         var base = Base.document(baseURL)
-        if let selfLink = links.selfLink, !selfLink.isTemplated { base = .selfLink(selfLink.href, document: baseURL) }
+        if let selfLink = links.selfLink?.followed, !selfLink.isTemplated {
+            base = .selfLink(selfLink.href, document: baseURL)
+        }
         switch embeddedValue {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)

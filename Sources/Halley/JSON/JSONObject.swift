@@ -128,17 +128,17 @@ public struct JSONObject: Sendable {
     }
 
     /// Appends a member known not to be present yet; used by the parser after its own
-    /// duplicate check, to avoid looking the key up twice.
-    mutating func appendNew(_ key: String, _ value: consuming JSONValue) {
+    /// duplicate check, to avoid looking the key up twice. Inlined: called out of line, the
+    /// parser retained and released each key and value once more.
+    @inline(__always)
+    mutating func appendNew(_ key: consuming String, _ value: consuming JSONValue) {
         // Objects of one member (link objects) stay exact; a second member makes room for
         // eight at once, where doubling from one would reallocate three times on the way.
         if storedMembers.count == 1 { storedMembers.reserveCapacity(8) }
+        // The index first, so that the member takes the key as its last use (moved, not copied).
+        if index != nil { index?[CodeUnitKey(copy key)] = storedMembers.count }
         storedMembers.append(Member(key: key, value: value))
-        if index != nil {
-            index?[CodeUnitKey(key)] = storedMembers.count - 1
-        } else if storedMembers.count > Self.indexThreshold {
-            rebuildIndex()
-        }
+        if index == nil, storedMembers.count > Self.indexThreshold { rebuildIndex() }
     }
 
     /// Replaces the value at a position obtained from ``keys``; used by the merger.

@@ -55,6 +55,8 @@ private struct JSONParser {
     let maximumDepth: Int
     var position = 0
     var depth = 0
+    /// Strings read so far that held an escape (``parseObject()`` asks whether a name did).
+    var escapedStrings = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -148,6 +150,12 @@ private struct JSONParser {
     private mutating func parseObject() throws(Failure) -> JSONObject {
         var object = JSONObject()
         if try open(closer: UInt8(ascii: "}")) { return object }
+        // A bit per member name read so far, chosen by its length and its first and last bytes:
+        // a name whose bit is not set yet is new, and skips the duplicate check (a scan of the
+        // names before it, a dozen comparisons per document). Equal names written without
+        // escapes have equal bytes, so the same bit; a name with an escape (``parseString()``
+        // counts them) sets every bit, so that it and every name after it is checked.
+        var names: UInt64 = 0
         // Whitespace is already skipped here: after the brace above, and after each comma below.
         while true {
             guard position < bytes.count else {
@@ -159,7 +167,14 @@ private struct JSONParser {
                     message: "unexpected \(describe(bytes[position])) where a member name was expected")
             }
             let key: String
+            let keyStart = position
+            let escaped = escapedStrings
             if let known = knownKey() { key = known } else { key = try parseString() }
+            let name =
+                escapedStrings == escaped
+                ? Self.nameBit(written: UnsafeBufferPointer(rebasing: bytes[keyStart..<position])) : .max
+            let mayRepeat = names & name != 0
+            names |= name
             skipWhitespace()
             try expect(UInt8(ascii: ":"), what: "':' after a member name")
             skipWhitespace()
@@ -178,13 +193,23 @@ private struct JSONParser {
                 if position < bytes.count, bytes[position] == UInt8(ascii: ",") { object.reserveCapacity(8) }
             }
             // Moved, not copied: a copy of each member's value cost a retain and a release.
-            if object.contains(key) {
+            if mayRepeat, object.contains(key) {
                 object[key] = consume value
             } else {
-                object.appendNew(key, consume value)
+                object.appendNew(consume key, consume value)
             }
             if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
         }
+    }
+
+    /// The bit of ``parseObject()``'s names for a member name without escapes written as
+    /// `written` (its bytes in the document, quotes included), which are then its bytes.
+    @inline(__always)
+    private static func nameBit(written: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = written.count - 2
+        guard count > 0 else { return 1 }
+        let mix = count &+ Int(written[1]) &* 3 &+ Int(written[count]) &* 5
+        return 1 &<< UInt64(mix & 63)
     }
 
     /// Opens the array or object whose `[` or `{` is at `position`: one level deeper, past the
@@ -252,34 +277,40 @@ private struct JSONParser {
     private mutating func knownKey() -> String? {
         let start = position + 1
         guard start < bytes.count else { return nil }
-        let key: String
         // HAL's own names, the link object's, the IANA relations HAL servers use most (they
         // are the keys of `_links`) and `id`, the commonest attribute.
         switch bytes[start] {
-        case UInt8(ascii: "h") where isName("href", at: start): key = "href"
-        case UInt8(ascii: "s") where isName("self", at: start): key = "self"
-        case UInt8(ascii: "n") where isName("name", at: start): key = "name"
-        case UInt8(ascii: "n") where isName("next", at: start): key = "next"
-        case UInt8(ascii: "t") where isName("templated", at: start): key = "templated"
-        case UInt8(ascii: "t") where isName("title", at: start): key = "title"
-        case UInt8(ascii: "t") where isName("type", at: start): key = "type"
-        case UInt8(ascii: "_") where isName("_links", at: start): key = "_links"
-        case UInt8(ascii: "_") where isName("_embedded", at: start): key = "_embedded"
-        case UInt8(ascii: "_") where isName("_templates", at: start): key = "_templates"
-        case UInt8(ascii: "i") where isName("id", at: start): key = "id"
-        case UInt8(ascii: "i") where isName("item", at: start): key = "item"
-        case UInt8(ascii: "c") where isName("collection", at: start): key = "collection"
-        case UInt8(ascii: "c") where isName("curies", at: start): key = "curies"
-        case UInt8(ascii: "p") where isName("prev", at: start): key = "prev"
-        case UInt8(ascii: "p") where isName("profile", at: start): key = "profile"
-        case UInt8(ascii: "f") where isName("first", at: start): key = "first"
-        case UInt8(ascii: "l") where isName("last", at: start): key = "last"
-        case UInt8(ascii: "u") where isName("up", at: start): key = "up"
-        case UInt8(ascii: "e") where isName("edit", at: start): key = "edit"
+        case UInt8(ascii: "h") where take("href", at: start): return "href"
+        case UInt8(ascii: "s") where take("self", at: start): return "self"
+        case UInt8(ascii: "n") where take("name", at: start): return "name"
+        case UInt8(ascii: "n") where take("next", at: start): return "next"
+        case UInt8(ascii: "t") where take("templated", at: start): return "templated"
+        case UInt8(ascii: "t") where take("title", at: start): return "title"
+        case UInt8(ascii: "t") where take("type", at: start): return "type"
+        case UInt8(ascii: "_") where take("_links", at: start): return "_links"
+        case UInt8(ascii: "_") where take("_embedded", at: start): return "_embedded"
+        case UInt8(ascii: "_") where take("_templates", at: start): return "_templates"
+        case UInt8(ascii: "i") where take("id", at: start): return "id"
+        case UInt8(ascii: "i") where take("item", at: start): return "item"
+        case UInt8(ascii: "c") where take("collection", at: start): return "collection"
+        case UInt8(ascii: "c") where take("curies", at: start): return "curies"
+        case UInt8(ascii: "p") where take("prev", at: start): return "prev"
+        case UInt8(ascii: "p") where take("profile", at: start): return "profile"
+        case UInt8(ascii: "f") where take("first", at: start): return "first"
+        case UInt8(ascii: "l") where take("last", at: start): return "last"
+        case UInt8(ascii: "u") where take("up", at: start): return "up"
+        case UInt8(ascii: "e") where take("edit", at: start): return "edit"
         default: return nil
         }
-        position = start + key.utf8.count + 1
-        return key
+    }
+
+    /// ``isName(_:at:)``, and then past the name's closing quote. The length is the literal's:
+    /// asking the name returned for its length cost a release per name.
+    @inline(__always)
+    private mutating func take(_ spelling: StaticString, at start: Int) -> Bool {
+        guard isName(spelling, at: start) else { return false }
+        position = start + spelling.utf8CodeUnitCount + 1
+        return true
     }
 
     /// Whether the bytes at `start` are `spelling` and then a closing quote.
@@ -325,6 +356,7 @@ private struct JSONParser {
         guard position < bytes.count else {
             throw Failure(code: .unexpectedEnd, offset: start, message: "the body ended inside a string")
         }
+        escapedStrings += 1
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         while position < bytes.count {
             let byte = bytes[position]

@@ -172,8 +172,8 @@ struct RelationResolver: Sendable {
         relativeTo base: URL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
         Targets(
-            base: base, variables: local.isEmpty ? variables : variables.overlaid(with: local),
-            queryItems: queryItems, emit: emit)
+            base: base, origin: URLResolution.Origin(base),
+            variables: local.isEmpty ? variables : variables.overlaid(with: local), queryItems: queryItems, emit: emit)
     }
 
     /// The absolute URL `link`, read from a resource at `base`, points at (see
@@ -185,18 +185,23 @@ struct RelationResolver: Sendable {
     /// Where the links of one resource point; see ``RelationResolver/targets(in:variables:queryItems:)``.
     struct Targets: Sendable {
         let base: URL?
+        /// `base`'s origin, found once for every link joined to it.
+        let origin: URLResolution.Origin?
         let variables: [String: TemplateValue]
         let queryItems: [URLQueryItem]
         let emit: @Sendable (HalleyEvent) -> Void
 
         /// The absolute URL `link` points at (see ``RelationResolver/url(of:in:variables:queryItems:includePath:)``).
         func url(of link: Link, includePath: String?) throws(HalleyError) -> URL {
-            var url = try LinkTarget.url(of: link, base: base, variables: variables, includePath: includePath)
+            let followed = link.followed
+            var url = try LinkTarget.url(
+                href: followed.href, isTemplated: followed.isTemplated, base: base, variables: variables,
+                includePath: includePath, origin: origin)
             if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
                 components.queryItems = RelationResolver.merging(components.queryItems ?? [], queryItems)
                 url = components.url ?? url
             }
-            if let deprecation = link.deprecation {
+            if let deprecation = followed.deprecation {
                 emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
             }
             return url

@@ -25,18 +25,8 @@ enum URLResolution {
 
     /// The resolved URL's text when plain joining gives what RFC 3986 resolution gives.
     static func joined(_ reference: String, _ base: URL?) -> String? {
-        enum Shape { case absolutePath, absoluteURL, other }
         var reference = reference
-        let shape = reference.withUTF8 { bytes -> Shape in
-            guard let first = bytes.first, isPlain(bytes) else { return .other }
-            // An absolute path; "//host" is a network-path reference, left to Foundation.
-            if first == UInt8(ascii: "/") {
-                return bytes.count == 1 || bytes[1] != UInt8(ascii: "/") ? .absolutePath : .other
-            }
-            // An absolute http(s) URL: resolution keeps it as written (no dot segments here).
-            return authorityEnd(of: bytes) != nil ? .absoluteURL : .other
-        }
-        switch shape {
+        switch shape(of: &reference) {
         case .other:
             return nil
         case .absoluteURL:
@@ -46,13 +36,67 @@ enum URLResolution {
             var baseText = base.absoluteString
             return baseText.withUTF8 { baseBytes -> String? in
                 guard let end = authorityEnd(of: baseBytes) else { return nil }
-                return reference.withUTF8 { bytes in
-                    String(unsafeUninitializedCapacity: end + bytes.count) { buffer in
-                        _ = buffer.initialize(from: UnsafeBufferPointer(rebasing: baseBytes[..<end]))
-                        _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(from: bytes)
-                        return end + bytes.count
-                    }
-                }
+                return concatenated(UnsafeBufferPointer(rebasing: baseBytes[..<end]), &reference)
+            }
+        }
+    }
+
+    /// ``joined(_:_:)`` against a base whose origin was found once, for all the links of a
+    /// relation: reading a URL's `absoluteString` and finding its authority cost a few hundred
+    /// instructions per followed link, the same each time.
+    static func joined(_ reference: String, _ origin: Origin) -> String? {
+        var reference = reference
+        switch shape(of: &reference) {
+        case .other:
+            return nil
+        case .absoluteURL:
+            return reference
+        case .absolutePath:
+            return origin.text.withUnsafeBufferPointer { concatenated($0, &reference) }
+        }
+    }
+
+    /// A base URL's text up to the end of its authority (`https://host:port`): what an
+    /// absolute path is joined to.
+    struct Origin: Sendable {
+        fileprivate let text: [UInt8]
+
+        /// `nil` unless `base` is an `http` or `https` URL with an authority (then only
+        /// Foundation resolves against it, as ``joined(_:_:)`` does).
+        init?(_ base: URL?) {
+            guard let base else { return nil }
+            var baseText = base.absoluteString
+            guard let text = baseText.withUTF8({ bytes in authorityEnd(of: bytes).map { Array(bytes[..<$0]) } })
+            else { return nil }
+            self.text = text
+        }
+    }
+
+    private enum Shape { case absolutePath, absoluteURL, other }
+
+    /// How `reference` joins: as an absolute path, as an absolute URL kept as written, or not
+    /// by plain joining.
+    @inline(__always)
+    private static func shape(of reference: inout String) -> Shape {
+        reference.withUTF8 { bytes -> Shape in
+            guard let first = bytes.first, isPlain(bytes) else { return .other }
+            // An absolute path; "//host" is a network-path reference, left to Foundation.
+            if first == UInt8(ascii: "/") {
+                return bytes.count == 1 || bytes[1] != UInt8(ascii: "/") ? .absolutePath : .other
+            }
+            // An absolute http(s) URL: resolution keeps it as written (no dot segments here).
+            return authorityEnd(of: bytes) != nil ? .absoluteURL : .other
+        }
+    }
+
+    /// `origin` followed by `path`, as one string.
+    @inline(__always)
+    private static func concatenated(_ origin: UnsafeBufferPointer<UInt8>, _ path: inout String) -> String {
+        path.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: origin.count + bytes.count) { buffer in
+                _ = buffer.initialize(from: origin)
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[origin.count...]).initialize(from: bytes)
+                return origin.count + bytes.count
             }
         }
     }

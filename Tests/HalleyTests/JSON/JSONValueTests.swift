@@ -84,6 +84,24 @@ import Testing
         #expect(value["a"] == .int(3))
     }
 
+    /// The parser skips the duplicate check for a name it can tell is new from its bytes; a
+    /// name written with an escape must still find, and be found by, the same name without.
+    @Test func duplicateKeysAreFoundWhateverTheirSpelling() throws {
+        let escapedSecond = try JSONValue(parsing: #"{"a": 1, "bc": 2, "\u0061": 3, "b\u0063": 4}"#)
+        #expect(escapedSecond.objectValue?.keys == ["a", "bc"])
+        #expect(escapedSecond["a"] == .int(3))
+        #expect(escapedSecond["bc"] == .int(4))
+        let escapedFirst = try JSONValue(parsing: #"{"\u0061": 1, "x": 0, "a": 2, "self": 5, "self": 6}"#)
+        #expect(escapedFirst.objectValue?.keys == ["a", "x", "self"])
+        #expect(escapedFirst["a"] == .int(2))
+        #expect(escapedFirst["self"] == .int(6))
+        // Names that share a length, a first and a last byte are told apart by the full check.
+        let alike = try JSONValue(parsing: #"{"abc": 1, "axc": 2, "abc": 3, "": 4, "": 5}"#)
+        #expect(alike.objectValue?.keys == ["abc", "axc", ""])
+        #expect(alike["abc"] == .int(3))
+        #expect(alike[""] == .int(5))
+    }
+
     @Test func largeObjectsStayConsistentThroughTheIndex() throws {
         var object = JSONObject()
         for index in 0..<100 { object["k\(index)"] = .int(index) }
