@@ -25,18 +25,12 @@ enum URLResolution {
 
     /// The resolved URL's text when plain joining gives what RFC 3986 resolution gives.
     static func joined(_ reference: String, _ base: URL?) -> String? {
-        var reference = reference
-        switch shape(of: &reference) {
-        case .other:
-            return nil
-        case .absoluteURL:
-            return reference
-        case .absolutePath:
+        joined(reference) { path in
             guard let base else { return nil }
             var baseText = base.absoluteString
             return baseText.withUTF8 { baseBytes -> String? in
                 guard let end = authorityEnd(of: baseBytes) else { return nil }
-                return concatenated(UnsafeBufferPointer(rebasing: baseBytes[..<end]), &reference)
+                return concatenated(UnsafeBufferPointer(rebasing: baseBytes[..<end]), &path)
             }
         }
     }
@@ -45,14 +39,18 @@ enum URLResolution {
     /// relation: reading a URL's `absoluteString` and finding its authority cost a few hundred
     /// instructions per followed link, the same each time.
     static func joined(_ reference: String, _ origin: Origin) -> String? {
+        joined(reference) { path in origin.text.withUnsafeBufferPointer { concatenated($0, &path) } }
+    }
+
+    /// The one joining rule: an absolute URL is kept as written, an absolute path goes to
+    /// `joinPath` (which puts the base's origin before it), anything else is not joined.
+    @inline(__always)
+    private static func joined(_ reference: String, joinPath: (inout String) -> String?) -> String? {
         var reference = reference
         switch shape(of: &reference) {
-        case .other:
-            return nil
-        case .absoluteURL:
-            return reference
-        case .absolutePath:
-            return origin.text.withUnsafeBufferPointer { concatenated($0, &reference) }
+        case .other: return nil
+        case .absoluteURL: return reference
+        case .absolutePath: return joinPath(&reference)
         }
     }
 
