@@ -5,7 +5,7 @@ import Foundation
 enum LinkTarget {
     static func url(
         of link: Link, base: URL?, variables: [String: TemplateValue], includePath: String? = nil,
-        origin: URLResolution.Origin? = nil
+        origin: URLResolution.OriginPrefix? = nil
     ) throws(HalleyError) -> URL {
         try url(
             href: link.href, isTemplated: link.isTemplated, base: base, variables: variables, includePath: includePath,
@@ -16,7 +16,7 @@ enum LinkTarget {
     /// as read already.
     static func url(
         href written: String, isTemplated: Bool, base: URL?, variables: [String: TemplateValue],
-        includePath: String? = nil, origin: URLResolution.Origin? = nil
+        includePath: String? = nil, origin: URLResolution.OriginPrefix? = nil
     ) throws(HalleyError) -> URL {
         var href = written
         if isTemplated {
@@ -41,8 +41,8 @@ enum LinkTarget {
     /// is a URL with a scheme. Plainly joined text starts with `http://` or `https://`, so a
     /// URL made of it has its scheme without asking: `URL.scheme` parses the string's scheme
     /// anew on every call, several hundred instructions per followed link. `origin`, when
-    /// given, is `base`'s (``URLResolution/Origin``).
-    private static func resolved(_ href: String, _ base: URL?, _ origin: URLResolution.Origin?) -> URL? {
+    /// given, is `base`'s (``URLResolution/OriginPrefix``).
+    private static func resolved(_ href: String, _ base: URL?, _ origin: URLResolution.OriginPrefix?) -> URL? {
         let joined = origin.map { URLResolution.joined(href, $0) } ?? URLResolution.joined(href, base)
         if let joined { return URL(string: joined) }
         guard let url = URL(string: href, relativeTo: base)?.absoluteURL, url.scheme != nil else { return nil }

@@ -172,7 +172,7 @@ struct RelationResolver: Sendable {
         relativeTo base: URL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
         Targets(
-            base: base, origin: URLResolution.Origin(base),
+            base: base, origin: URLResolution.OriginPrefix(base),
             variables: local.isEmpty ? variables : variables.overlaid(with: local), queryItems: queryItems, emit: emit)
     }
 
@@ -186,7 +186,7 @@ struct RelationResolver: Sendable {
     struct Targets: Sendable {
         let base: URL?
         /// `base`'s origin, found once for every link joined to it.
-        let origin: URLResolution.Origin?
+        let origin: URLResolution.OriginPrefix?
         let variables: [String: TemplateValue]
         let queryItems: [URLQueryItem]
         let emit: @Sendable (HalleyEvent) -> Void

@@ -38,7 +38,7 @@ enum URLResolution {
     /// ``joined(_:_:)`` against a base whose origin was found once, for all the links of a
     /// relation: reading a URL's `absoluteString` and finding its authority cost a few hundred
     /// instructions per followed link, the same each time.
-    static func joined(_ reference: String, _ origin: Origin) -> String? {
+    static func joined(_ reference: String, _ origin: OriginPrefix) -> String? {
         joined(reference) { path in origin.text.withUnsafeBufferPointer { concatenated($0, &path) } }
     }
 
@@ -56,7 +56,7 @@ enum URLResolution {
 
     /// A base URL's text up to the end of its authority (`https://host:port`): what an
     /// absolute path is joined to.
-    struct Origin: Sendable {
+    struct OriginPrefix: Sendable {
         fileprivate let text: [UInt8]
 
         /// `nil` unless `base` is an `http` or `https` URL with an authority (then only
