@@ -205,6 +205,31 @@ import Testing
         #endif
     }
 
+    /// The requester's executor, held past the requester's last copy, still runs what is
+    /// given to it: before its thread ends, and after, on the global executor. Nothing waits
+    /// forever for a thread that has gone.
+    @Test(.timeLimit(.minutes(1))) func theExecutorOutlivingItsRequesterStillRunsWork() async throws {
+        #if os(Linux)
+            var requester: CurlRequester? = try CurlRequester()
+            let executor = try #require(requester?.preferredTaskExecutor)
+            let first = await withTaskExecutorPreference(executor) { () async -> String in
+                await Task.yield()
+                return Self.threadName()
+            }
+            #expect(first == CurlEngine.threadName)
+            requester = nil  // the loop stops
+            for round in 0..<20 {
+                let value = await withTaskExecutorPreference(executor) { () async -> Int in
+                    await Task.yield()
+                    return round
+                }
+                #expect(value == round)
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            _ = requester
+        #endif
+    }
+
     /// Many calls at once through one requester, some cancelled and some past their deadline
     /// while their requests are in flight, all end: none waits for a thread that is busy
     /// running another.
