@@ -90,6 +90,7 @@ public protocol RequesterInterface {
     /// struct LoggingCurlRequester: RequesterInterface, Sendable {
     ///     let base: CurlRequester
     ///     var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+    ///     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     ///     var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
     ///     func response(for request: ResourceRequest) async throws -> ResourceResponse {
     ///         print(request.method, request.url)

@@ -166,6 +166,7 @@ import Testing
         let base: CurlRequester
         let forwards: Bool
         var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         var preferredTaskExecutor: (any TaskExecutor)? { forwards ? base.preferredTaskExecutor : nil }
         func response(for request: ResourceRequest) async throws -> ResourceResponse {
             try await base.response(for: request)

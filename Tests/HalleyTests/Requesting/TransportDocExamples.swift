@@ -22,6 +22,7 @@ enum TransportDocExamples {
     struct LoggingCurlRequesterOnItsThread: RequesterInterface, Sendable {
         let base: CurlRequester
         var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
         func response(for request: ResourceRequest) async throws -> ResourceResponse {
             print(request.method, request.url)
@@ -29,6 +30,7 @@ enum TransportDocExamples {
         }
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     static func curlPreferredTaskExecutor() throws {
         let requester = try CurlRequester()
         print(requester.preferredTaskExecutor != nil)  // true
