@@ -196,7 +196,9 @@ final class CurlEngine: Sendable {
 /// tasks on the loop thread (``RequestPipeline/withinDeadline(_:)`` prefers it), so a
 /// finished transfer resumes its caller without waking another thread, and the caller's next
 /// transfers start without waking the loop. Jobs queued after the loop ended run on the
-/// global executor: a task is never left without a thread.
+/// global executor: a task is never left without a thread. (Apple platforms have task
+/// executors from these versions on; before them no job ever reaches the loop.)
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension CurlEngine: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -207,6 +209,17 @@ extension CurlEngine: TaskExecutor {
         }
         if startThread { startLoopThread() }
         if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
+    /// Runs the jobs queued since the last call, on the loop thread.
+    fileprivate func runJobs() {
+        let executor = asUnownedTaskExecutor()
+        for job in takeJobs() { job.runSynchronously(on: executor) }
+    }
+
+    /// Hands jobs the ended loop will not run to the global executor.
+    fileprivate static func forward(_ jobs: [UnownedJob]) {
+        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 }
 
@@ -258,10 +271,9 @@ private struct CurlLoop {
     mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
-        let executor = engine.asUnownedTaskExecutor()
         while true {
             // The tasks first: what they start is added below, before libcurl runs.
-            for job in engine.takeJobs() { job.runSynchronously(on: executor) }
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { engine.runJobs() }
             let (commands, stopping) = engine.takeCommands()
             for command in commands { handle(command) }
             if stopping || exitingAtStart || halley_curl_process_exiting() != 0 { break }
@@ -279,7 +291,7 @@ private struct CurlLoop {
         // that did arrive is answered rather than left waiting forever.
         let (commands, jobs) = engine.close()
         for case .start(_, let request) in commands { request.continuation.resume(throwing: CancellationError()) }
-        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { CurlEngine.forward(jobs) }
         halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
