@@ -15,9 +15,10 @@ import Foundation
 ///   work on that thread too (`runsCallsOnLoopThread`), so a response reaches the traversal,
 ///   and the traversal's next request reaches libcurl, without waking another thread; the
 ///   result comes back to the caller's own executor. Code the call runs for you (observers,
-///   header providers) runs there as well: it must not block. Up to `maxConnectionsPerHost` connections per host (64 by
-///   default), HTTP/2 multiplexing over TLS where the server offers it, keep-alive
-///   connections reused across calls of the same requester.
+///   header providers) runs there as well: it must not block. Up to
+///   `maxConnectionsPerHost` connections per host (64 by default), HTTP/2 multiplexing over
+///   TLS where the server offers it, keep-alive connections reused across calls of the same
+///   requester.
 /// - **Bounded against hostile servers.** The body is counted after content decoding (gzip,
 ///   deflate, br and zstd are accepted and decoded), and the transfer stops the moment it
 ///   passes ``ResourceRequest/maxBodyBytes``: an endless body or a gzip bomb costs at most
