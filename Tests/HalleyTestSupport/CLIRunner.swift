@@ -159,6 +159,16 @@ public enum CLIRunner {
                 for await _ in exits { return true }
                 return !Task.isCancelled
             }
+            // Foundation on Linux can miss a child's exit under load (the termination
+            // handler never runs): the process is asked too, so a tool that did end is
+            // never reported as hung.
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    if !process.isRunning { return true }
+                }
+                return false
+            }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return false
@@ -168,8 +178,15 @@ public enum CLIRunner {
             return first
         }
         guard finished else {
+            // What the kernel says of the child, before it is stopped: "Z" means it ended and
+            // only the report of its end was lost; anything else, that the tool itself hung.
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            let state = stat.range(of: ") ").map { String(stat[$0.upperBound...].prefix(1)) } ?? "?"
             process.terminate()
-            let problem = "halley \(arguments.joined(separator: " ")) did not finish within \(timeout)"
+            let partial = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+            let problem =
+                "halley \(arguments.joined(separator: " ")) did not finish within \(timeout) "
+                + "(process state \(state); stderr so far: \(partial.isEmpty ? "nothing" : partial))"
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
             throw CLIRunError(description: problem)
         }
