@@ -646,8 +646,10 @@ final class RequestPipeline: Sendable {
     private func attemptOnce(_ request: ResourceRequest, attempt: Int) async throws -> Attempt {
         if try !semaphore.tryAcquire() { try await semaphore.acquire() }
         // Offsets from the call's start (a `Duration`, of fixed size) rather than clock instants:
-        // see ``HeldEntry`` for what a run-time-sized local costs an async function.
-        let offset = elapsed()
+        // see ``HeldEntry`` for what a run-time-sized local costs an async function. Only events
+        // and a watchdog's timeout message read them; without either, the clock is not read.
+        let isTimed = isObserved || watchdog != nil
+        let offset = isTimed ? elapsed() : .zero
         if isObserved {
             emit(
                 .requestStarted(
@@ -667,11 +669,11 @@ final class RequestPipeline: Sendable {
         } catch {
             // Measured before the permit goes to the next request, so durations never overlap
             // the next start under a limit of one.
-            let duration = elapsed() - offset
+            let duration = isTimed ? elapsed() - offset : .zero
             semaphore.release()
             return try failedAttempt(error, of: request, attempt: attempt, start: offset, duration: duration)
         }
-        let duration = elapsed() - offset
+        let duration = isTimed ? elapsed() - offset : .zero
         semaphore.release()
         if isObserved {
             emit(
