@@ -80,6 +80,9 @@ final class TraversalContext: Sendable {
     func inlinedDocument(at url: URL, includePath: String?) async throws -> HALResource {
         let key = url.absoluteString
         // Claimed without a suspension point: only a URL another branch is fetching waits.
+        // The slot this branch owns, when the claim gave it one (a join that hands the fetch on
+        // does not): finishing there hashes the URL no second time.
+        var slot: Int?
         switch try claim(key, url: url, includePath: includePath) {
         case .finished(let document):
             return document
@@ -87,8 +90,8 @@ final class TraversalContext: Sendable {
             if let document = try await Self.join(table, key: key, url: url, includePath: includePath) {
                 return document
             }
-        case .owned:
-            break
+        case .owned(let owned):
+            slot = owned
         }
         let result: Result<HALResource, any Error>
         do {
@@ -100,7 +103,11 @@ final class TraversalContext: Sendable {
         } catch {
             result = .failure(error)
         }
-        table.finish(key, with: result)
+        if let slot {
+            table.finish(key, slot: slot, with: result)
+        } else {
+            table.finish(key, with: result)
+        }
         return try result.get()
     }
 
