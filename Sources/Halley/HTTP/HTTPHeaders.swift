@@ -31,7 +31,10 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Linear in the number of pairs: a response with tens of thousands of header fields
     /// costs a dictionary lookup per field, not a scan of the fields before it.
     public init(_ pairs: [(String, String)]) {
-        // Most literals hold a field or two (and every `[:]` none): no table for those.
+        // Every `[:]` (a request's own headers, most often): nothing to reserve either, which
+        // for an empty array still goes through its copy-and-grow path.
+        if pairs.isEmpty { return }
+        // Most literals hold a field or two: no table for those.
         if pairs.count <= 4 {
             fields.reserveCapacity(pairs.count)
             for (name, value) in pairs {

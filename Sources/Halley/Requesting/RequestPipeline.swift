@@ -395,7 +395,7 @@ final class RequestPipeline: Sendable {
         let accept: String?
         /// Headers of this request alone (`If-Match`, `Prefer`, a handle's validators), after
         /// the call's.
-        var headers: HTTPHeaders = [:]
+        var headers = HTTPHeaders()
         /// Whether a `304` answers the request (it carries its own validators).
         var acceptsNotModified = false
     }

@@ -23,6 +23,9 @@ final class AsyncSemaphore: Sendable {
         /// Drops the served prefix once it is most of the storage.
         mutating func compact() {
             if head == waiters.count {
+                // Nearly every release finds no queue at all: nothing to empty (emptying an empty
+                // array still goes through the array's copy-and-grow path).
+                guard head > 0 else { return }
                 waiters.removeAll(keepingCapacity: true)
                 head = 0
             } else if head > 64 && head * 2 > waiters.count {
