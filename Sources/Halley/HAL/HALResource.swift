@@ -49,10 +49,16 @@ public struct HALResource: Sendable, Hashable {
         let links: Links
         let embedded: EmbeddedResources
         let forms: HALForms
+        /// Where ``baseURL`` comes from, as ``base`` tells it.
+        private let storedBase: Base
+        let isEmbedded: Bool
+
         /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
         /// most resources never resolve anything.
-        let base: Base
-        let isEmbedded: Bool
+        var base: Base {
+            guard case .selfLinkOrDocument(let document) = storedBase else { return storedBase }
+            return Base.of(links, document: document)
+        }
 
         init(
             json: JSONObject, links: Links, embedded: EmbeddedResources, forms: HALForms, base: Base,
@@ -62,7 +68,7 @@ public struct HALResource: Sendable, Hashable {
             self.links = links
             self.embedded = embedded
             self.forms = forms
-            self.base = base
+            self.storedBase = base
             self.isEmbedded = isEmbedded
         }
     }
@@ -166,16 +172,15 @@ public struct HALResource: Sendable, Hashable {
             forms = try HALForms(
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
         }
-        var base = Base.document(baseURL)
-        if let selfLink = links.selfLink?.followed, !selfLink.isTemplated {
-            base = .selfLink(selfLink.href, document: baseURL)
-        }
+        // The self link is looked for only when the base is asked for: most fetched documents
+        // are merged without resolving anything against them.
+        var base = Base.selfLinkOrDocument(baseURL)
         switch embeddedValue {
         case nil, .null?:
             embedded = EmbeddedResources(scope: links.scope)
         case .object(let embeddedObject)?:
             // Embedded resources resolve against this one's base: resolve the self link now.
-            base = .document(base.url)
+            base = .document(Base.of(links, document: baseURL).url)
             embedded = try EmbeddedResources(
                 json: embeddedObject, path: JSONPath.appending(.key("_embedded"), to: path),
                 baseURL: base.url, scope: links.scope, options: options)
@@ -195,11 +200,21 @@ public struct HALResource: Sendable, Hashable {
         case document(URL?)
         /// A non-templated `self` link, which wins when it resolves to a URL with a scheme.
         case selfLink(String, document: URL?)
+        /// The resource's own `_links` decide between the two above (``of(_:document:)``):
+        /// only ever stored, never read (``Parts/base`` reads it as one of them).
+        case selfLinkOrDocument(URL?)
+
+        /// The base of a resource with `links` from `document`: its non-templated `self` link,
+        /// if any.
+        static func of(_ links: Links, document: URL?) -> Base {
+            guard let selfLink = links.selfLink?.followed, !selfLink.isTemplated else { return .document(document) }
+            return .selfLink(selfLink.href, document: document)
+        }
 
         /// The base, possibly relative to its own base.
         var url: URL? {
             switch self {
-            case .document(let url):
+            case .document(let url), .selfLinkOrDocument(let url):
                 return url
             case .selfLink(let href, let document):
                 guard let url = URL(string: href, relativeTo: document), url.scheme != nil else { return document }

@@ -171,6 +171,15 @@ import Testing
         #expect(page.baseURL?.absoluteString == "https://elsewhere.example/x/y")
     }
 
+    @Test func aSelfLinkInTheHeaderLeavesTheBaseToTheDocument() throws {
+        // The base is the body's own `self` link or the response URL, as the document says;
+        // a `self` link that only the header field gives does not move it.
+        let page = try resource(link: "<https://other.example/z/>; rel=self", body: ["name": "chapters"])
+        #expect(page.links.selfLink?.href == "https://other.example/z/")
+        #expect(page.baseURL?.absoluteString == Self.pageURL.absoluteString)
+        #expect(page.resolve("w")?.absoluteString == "https://api.example.com/books/1/w")
+    }
+
     // MARK: Merging with _links
 
     @Test func linksWinForTheSameRelationAndURL() throws {
