@@ -47,11 +47,17 @@ public struct HALResource: Sendable, Hashable {
     private final class Parts: Sendable {
         let json: JSONObject
         let links: Links
-        let embedded: EmbeddedResources
-        let forms: HALForms
+        /// `nil` when empty, as for most resources: an empty value of either holds several
+        /// references, which every resource retained and released for nothing.
+        private let storedEmbedded: EmbeddedResources?
+        private let storedForms: HALForms?
         /// Where ``baseURL`` comes from, as ``base`` tells it.
         private let storedBase: Base
         let isEmbedded: Bool
+
+        var embedded: EmbeddedResources { storedEmbedded ?? EmbeddedResources(scope: links.scope) }
+
+        var forms: HALForms { storedForms ?? HALForms() }
 
         /// ``baseURL`` possibly still relative to its own base, made absolute only when asked:
         /// most resources never resolve anything.
@@ -61,13 +67,13 @@ public struct HALResource: Sendable, Hashable {
         }
 
         init(
-            json: JSONObject, links: Links, embedded: EmbeddedResources, forms: HALForms, base: Base,
+            json: JSONObject, links: Links, embedded: EmbeddedResources?, forms: HALForms?, base: Base,
             isEmbedded: Bool
         ) {
             self.json = json
             self.links = links
-            self.embedded = embedded
-            self.forms = forms
+            self.storedEmbedded = embedded
+            self.storedForms = forms
             self.storedBase = base
             self.isEmbedded = isEmbedded
         }
@@ -133,8 +139,8 @@ public struct HALResource: Sendable, Hashable {
         throws(HALDocumentError)
     {
         let links: Links
-        let forms: HALForms
-        let embedded: EmbeddedResources
+        let forms: HALForms?
+        let embedded: EmbeddedResources?
         // HAL's own members in one pass (each key is there once): three lookups scanned every
         // member three times, and the other members start with "_" rarely.
         var linksValue: JSONValue?
@@ -167,7 +173,7 @@ public struct HALResource: Sendable, Hashable {
         }
         switch templatesValue {
         case nil, .null?:
-            forms = HALForms()
+            forms = nil
         case let templates?:
             forms = try HALForms(
                 templates: templates, path: JSONPath.appending(.key("_templates"), to: path), options: options)
@@ -177,7 +183,7 @@ public struct HALResource: Sendable, Hashable {
         var base = Base.selfLinkOrDocument(baseURL)
         switch embeddedValue {
         case nil, .null?:
-            embedded = EmbeddedResources(scope: links.scope)
+            embedded = nil
         case .object(let embeddedObject)?:
             // Embedded resources resolve against this one's base: resolve the self link now.
             base = .document(Base.of(links, document: baseURL).url)
