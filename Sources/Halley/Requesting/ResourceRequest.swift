@@ -101,7 +101,13 @@ public struct ResourceResponse: Sendable, Hashable {
     public var body: Data
     /// How the response travelled, when the request asked for it
     /// (``ResourceRequest/collectsMetrics``) and the requester measures it.
-    public var metrics: TransferMetrics?
+    public var metrics: TransferMetrics? {
+        get { storedMetrics?.metrics }
+        set { storedMetrics = newValue.map(MetricsBox.init) }
+    }
+    /// Boxed: metrics are a dozen optional fields, most responses have none, and the pipeline
+    /// moves every response through several async frames, each move a copy of its whole size.
+    private var storedMetrics: MetricsBox?
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = [:], url: URL, body: Data) {
@@ -113,4 +119,17 @@ public struct ResourceResponse: Sendable, Hashable {
 
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// ``ResourceResponse/metrics`` behind one reference, compared and hashed by value.
+private final class MetricsBox: Sendable, Hashable {
+    let metrics: TransferMetrics
+
+    init(_ metrics: TransferMetrics) {
+        self.metrics = metrics
+    }
+
+    static func == (lhs: MetricsBox, rhs: MetricsBox) -> Bool { lhs.metrics == rhs.metrics }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(metrics) }
 }
