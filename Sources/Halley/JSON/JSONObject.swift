@@ -121,6 +121,13 @@ public struct JSONObject: Sendable {
         index = newIndex
     }
 
+    /// An object of one member, made as an array of exactly one (the parser, for an object
+    /// that ends after its first member: a link object). Appending to an empty array took the
+    /// array's general grow-and-copy path.
+    init(onlyMember key: consuming String, _ value: consuming JSONValue) {
+        storedMembers = [Member(key: key, value: value)]
+    }
+
     /// Makes room for `capacity` members in one allocation (the parser, when a second member
     /// follows the first).
     mutating func reserveCapacity(_ capacity: Int) {

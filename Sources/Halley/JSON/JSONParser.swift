@@ -188,9 +188,16 @@ private struct JSONParser {
             }
             if object.isEmpty {
                 // A comma after the first member means more follow: room for eight at once, where
-                // growing from one cost a second allocation. A link object of one member stays exact.
+                // growing from one cost a second allocation. Otherwise the object ends here (or the
+                // document is malformed): a link object of one member, made exact at once.
                 skipWhitespace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: ",") { object.reserveCapacity(8) }
+                if position < bytes.count, bytes[position] == UInt8(ascii: ",") {
+                    object.reserveCapacity(8)
+                } else {
+                    object = JSONObject(onlyMember: consume key, consume value)
+                    if try endOfMember(closer: UInt8(ascii: "}"), container: "an object") { return object }
+                    continue
+                }
             }
             // Moved, not copied: a copy of each member's value cost a retain and a release.
             if mayRepeat, object.contains(key) {
