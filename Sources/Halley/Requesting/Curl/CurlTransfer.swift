@@ -245,14 +245,19 @@ final class CurlTransfer {
         handle.tlsVersion[0] = 0
         try set(CurlABI.Option.verbose, job.collectsMetrics ? 1 : 0)
         try setMethodAndBody()
-        if handle.applied.headerLines != job.headerLines {
-            // No `Expect: 100-continue` round trip for large bodies.
-            var list = halley_curl_slist_append(nil, "Expect:")
+        // No `Expect: 100-continue` round trip for a large body. Only a request with a body
+        // carries the empty `Expect:`: libcurl compares every line of the list with a dozen
+        // names on every request, so a line a GET never needs costs each GET about 2,500
+        // instructions.
+        let suppressesExpect = job.body != nil
+        if handle.applied.headerLines != job.headerLines || handle.applied.suppressesExpect != suppressesExpect {
+            var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil
             for line in job.headerLines { list = halley_curl_slist_append(list, line) }
             handle.applied.headerLines = nil
             handle.replaceHeaderList(list)
             try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
             handle.applied.headerLines = job.headerLines
+            handle.applied.suppressesExpect = suppressesExpect
         }
         try setProxy()
     }
@@ -528,8 +533,10 @@ final class CurlHandle {
         var pipeWait: Bool?
         /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
         var plainGet = false
-        /// The lines of ``headerList``, after its `Expect:`.
+        /// The lines of ``headerList``, after its `Expect:` when it has one.
         var headerLines: [String]?
+        /// ``headerList`` starts with `Expect:` (the request has a body).
+        var suppressesExpect = false
         var proxy: Proxy?
     }
     var applied = Applied()
