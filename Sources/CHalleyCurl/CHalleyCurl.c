@@ -34,6 +34,7 @@ enum { HALLEY_CURLMSG_DONE = 1, HALLEY_CURL_GLOBAL_ALL = 3, HALLEY_CURL_BLOB_COP
 static struct {
     int (*global_init)(long flags);
     const char *(*version)(void);
+    void *(*version_info)(int stamp);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *easy);
     int (*easy_setopt)(void *easy, int option, ...);
@@ -82,6 +83,7 @@ static void load(void) {
     // The library stays loaded for the life of the process: handles may outlive any one user.
     *(void **)&curl.global_init = find(library, "curl_global_init");
     *(void **)&curl.version = find(library, "curl_version");
+    *(void **)&curl.version_info = find(library, "curl_version_info");
     *(void **)&curl.easy_init = find(library, "curl_easy_init");
     *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
     *(void **)&curl.easy_setopt = find(library, "curl_easy_setopt");
@@ -121,6 +123,24 @@ int halley_curl_load(char *reason, size_t reason_size) {
 }
 
 const char *halley_curl_version(void) { return loaded ? curl.version() : NULL; }
+
+// The start of libcurl's `curl_version_info_data`, unchanged since its first version.
+typedef struct {
+    int age;
+    const char *version;
+    unsigned int version_num;
+    const char *host;
+    int features;
+} halley_curl_version_info_start;
+
+int halley_curl_features(void) {
+    if (!loaded) {
+        return 0;
+    }
+    // The stamp only says which struct version the caller knows; every version starts so.
+    const halley_curl_version_info_start *info = curl.version_info(0);
+    return info == NULL ? 0 : info->features;
+}
 
 halley_curl_easy *halley_curl_easy_init(void) { return (halley_curl_easy *)curl.easy_init(); }
 

@@ -32,6 +32,8 @@ int halley_curl_load(char *reason, size_t reason_size);
 
 /// `curl_version()`, or NULL before a successful load.
 const char *halley_curl_version(void);
+/// `curl_version_info()->features` (`CURL_VERSION_` bits), or 0 before a successful load.
+int halley_curl_features(void);
 
 halley_curl_easy *halley_curl_easy_init(void);
 void halley_curl_easy_cleanup(halley_curl_easy *easy);

@@ -221,7 +221,14 @@ final class CurlTransfer {
         let suppressesExpect = job.body != nil
         if handle.applied.headerLines != job.headerLines || handle.applied.suppressesExpect != suppressesExpect {
             var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil
-            for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+            var asksForEncodings = false
+            for line in job.headerLines {
+                list = halley_curl_slist_append(list, line)
+                asksForEncodings = asksForEncodings || Self.isAcceptEncoding(line)
+            }
+            if !asksForEncodings, let line = CurlLibrary.acceptEncodingLine {
+                list = halley_curl_slist_append(list, line)
+            }
             handle.applied.headerLines = nil
             handle.replaceHeaderList(list)
             try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
@@ -229,6 +236,18 @@ final class CurlTransfer {
             handle.applied.suppressesExpect = suppressesExpect
         }
         try setProxy()
+    }
+
+    /// Whether a `Name: value` (or `Name;`) line is the caller's own `Accept-Encoding`.
+    private static func isAcceptEncoding(_ line: String) -> Bool {
+        let name = "accept-encoding".utf8
+        var bytes = line.utf8.makeIterator()
+        for expected in name {
+            // `| 0x20` lowercases letters and leaves `-` as it is.
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
+        }
+        let next = bytes.next()
+        return next == UInt8(ascii: ":") || next == UInt8(ascii: ";")
     }
 
     /// The proxy of this transfer, or none: set every time it changes, because an empty
