@@ -398,7 +398,7 @@ extension String {
     }
 
     /// Whether the string starts with a lowercase ASCII literal, in any case.
-    fileprivate func caseInsensitiveHasPrefix(_ lowercase: StaticString) -> Bool {
+    func caseInsensitiveHasPrefix(_ lowercase: StaticString) -> Bool {
         caseInsensitiveMatch(lowercase, wholeString: false)
     }
 

@@ -240,14 +240,9 @@ final class CurlTransfer {
 
     /// Whether a `Name: value` (or `Name;`) line is the caller's own `Accept-Encoding`.
     private static func isAcceptEncoding(_ line: String) -> Bool {
-        let name = "accept-encoding".utf8
-        var bytes = line.utf8.makeIterator()
-        for expected in name {
-            // `| 0x20` lowercases letters and leaves `-` as it is.
-            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
-        }
-        let next = bytes.next()
-        return next == UInt8(ascii: ":") || next == UInt8(ascii: ";")
+        guard line.caseInsensitiveHasPrefix("accept-encoding") else { return false }
+        let after = line.utf8.dropFirst(15).first
+        return after == UInt8(ascii: ":") || after == UInt8(ascii: ";")
     }
 
     /// The proxy of this transfer, or none: set every time it changes, because an empty
