@@ -34,6 +34,7 @@ enum { HALLEY_CURLMSG_DONE = 1, HALLEY_CURL_GLOBAL_ALL = 3, HALLEY_CURL_BLOB_COP
 static struct {
     int (*global_init)(long flags);
     const char *(*version)(void);
+    void *(*version_info)(int stamp);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *easy);
     int (*easy_setopt)(void *easy, int option, ...);
@@ -82,6 +83,7 @@ static void load(void) {
     // The library stays loaded for the life of the process: handles may outlive any one user.
     *(void **)&curl.global_init = find(library, "curl_global_init");
     *(void **)&curl.version = find(library, "curl_version");
+    *(void **)&curl.version_info = find(library, "curl_version_info");
     *(void **)&curl.easy_init = find(library, "curl_easy_init");
     *(void **)&curl.easy_cleanup = find(library, "curl_easy_cleanup");
     *(void **)&curl.easy_setopt = find(library, "curl_easy_setopt");
@@ -121,6 +123,24 @@ int halley_curl_load(char *reason, size_t reason_size) {
 }
 
 const char *halley_curl_version(void) { return loaded ? curl.version() : NULL; }
+
+// The start of libcurl's `curl_version_info_data`, unchanged since its first version.
+typedef struct {
+    int age;
+    const char *version;
+    unsigned int version_num;
+    const char *host;
+    int features;
+} halley_curl_version_info_start;
+
+int halley_curl_features(void) {
+    if (!loaded) {
+        return 0;
+    }
+    // The stamp only says which struct version the caller knows; every version starts so.
+    const halley_curl_version_info_start *info = curl.version_info(0);
+    return info == NULL ? 0 : info->features;
+}
 
 halley_curl_easy *halley_curl_easy_init(void) { return (halley_curl_easy *)curl.easy_init(); }
 
@@ -331,11 +351,98 @@ static int headers_ended(halley_curl_response *response) {
     return 1;
 }
 
+/// `length` bytes without blanks at either end: moves `*start` and returns the new length.
+static size_t trim_blanks(const unsigned char **start, size_t length) {
+    while (length > 0 && is_blank(**start)) {
+        (*start)++;
+        length--;
+    }
+    while (length > 0 && is_blank((*start)[length - 1])) {
+        length--;
+    }
+    return length;
+}
+
+/// Whether no byte is 0x80 or above: eight at a time, as a line is read once per response.
+static int all_ascii(const unsigned char *bytes, size_t length) {
+    uint64_t seen = 0;
+    size_t index = 0;
+    for (; index + 8 <= length; index += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + index, 8);
+        seen |= word;
+    }
+    for (; index < length; index++) {
+        seen |= bytes[index];
+    }
+    return (seen & 0x8080808080808080ULL) == 0;
+}
+
+/// Records a field line (without its CRLF): a new field at its first colon, or, for a line
+/// that starts with a blank (obsolete folding), more of the last field's value, which is
+/// always at the end of the block. A line without a colon, or a fold before any field, is
+/// dropped. 0 (and the failure set) when memory is short.
+static int store_field_line(halley_curl_response *response, const unsigned char *line, size_t length) {
+    if (is_blank(line[0])) {
+        if (response->field_count == 0) {
+            return 1;
+        }
+        halley_curl_field *last = &response->fields[response->field_count - 1];
+        const unsigned char *more = line;
+        size_t more_length = trim_blanks(&more, length);
+        if (!reserve(&response->header_block, &response->header_capacity, response->header_length, 1 + more_length)) {
+            response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
+            return 0;
+        }
+        response->header_block[response->header_length] = ' ';
+        memcpy(response->header_block + response->header_length + 1, more, more_length);
+        response->header_length += 1 + more_length;
+        last->value_length += 1 + more_length;
+        last->ascii = last->ascii && all_ascii(more, more_length);
+        return 1;
+    }
+    const unsigned char *colon = memchr(line, ':', length);
+    if (colon == NULL) {
+        return 1;
+    }
+    const unsigned char *name = line;
+    size_t name_length = trim_blanks(&name, (size_t)(colon - line));
+    const unsigned char *value = colon + 1;
+    size_t value_length = trim_blanks(&value, length - (size_t)(colon - line) - 1);
+    if (response->field_count == response->field_capacity) {
+        size_t grown = response->field_capacity < 16 ? 16 : response->field_capacity * 2;
+        halley_curl_field *moved = realloc(response->fields, grown * sizeof *moved);
+        if (moved == NULL) {
+            response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
+            return 0;
+        }
+        response->fields = moved;
+        response->field_capacity = grown;
+    }
+    size_t name_offset = response->header_length;
+    if (!reserve(&response->header_block, &response->header_capacity, name_offset, name_length + value_length)) {
+        response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
+        return 0;
+    }
+    memcpy(response->header_block + name_offset, name, name_length);
+    memcpy(response->header_block + name_offset + name_length, value, value_length);
+    response->header_length += name_length + value_length;
+    response->fields[response->field_count++] = (halley_curl_field){
+        .name_offset = name_offset,
+        .name_length = name_length,
+        .value_offset = name_offset + name_length,
+        .value_length = value_length,
+        .ascii = all_ascii(line, length),
+    };
+    return 1;
+}
+
 /// Forgets what the header section read so far: at a transfer's start, and at each status
 /// line (an interim 1xx response's fields are not the final response's, nor its bytes).
 static void begin_header_section(halley_curl_response *response, long status) {
     response->status = status;
     response->header_length = 0;
+    response->field_count = 0;
     response->header_count = 0;
     response->header_bytes = 0;
     response->content_length = -1;
@@ -383,15 +490,8 @@ static size_t response_header(char *data, size_t size, size_t count, void *conte
             response->encoded = !value_is_identity(line, length);
         }
     }
-    if (!reserve(&response->header_block, &response->header_capacity, response->header_length, length + 1)) {
-        response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
-        return 0;
-    }
-    memcpy(response->header_block + response->header_length, line, length);
-    response->header_length += length;
-    response->header_block[response->header_length++] = '\n';
     response->header_count++;
-    return total;
+    return store_field_line(response, line, length) ? total : 0;
 }
 
 /// `CURLOPT_WRITEFUNCTION`: a body chunk, already decoded; 0 past the body limit.
@@ -454,8 +554,12 @@ unsigned char *halley_curl_response_take_body(halley_curl_response *response, si
 
 void halley_curl_response_free(halley_curl_response *response) {
     free(response->header_block);
+    free(response->fields);
     free(response->body);
     response->header_block = NULL;
+    response->fields = NULL;
+    response->field_count = 0;
+    response->field_capacity = 0;
     response->body = NULL;
     response->header_capacity = 0;
     response->body_capacity = 0;

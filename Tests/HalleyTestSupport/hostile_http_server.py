@@ -163,7 +163,8 @@ class Handler(loopback_server.QuietHandler):
                          b"   second", b"\tthird", b"X-Latin: caf\xe9", b"X-Utf8: caf\xc3\xa9",
                          b"X-Spaces: \t padded \t"]
                 lines += [b"X-Field-%d: %d" % (index, index) for index in range(30)]
-                lines += [b"x-field-3: again", b"X-FIELD-27: again", b"X-Repeat: three"]
+                # A folded line continues the line above it, a repeat included.
+                lines += [b"x-field-3: again", b"X-FIELD-27: again", b"  continued", b"X-Repeat: three"]
                 body = b'{"_links": {"self": {"href": "/header-shapes"}}}\n'
                 lines += [b"Content-Type: " + HAL.encode(), b"Content-Length: %d" % len(body)]
                 self.wfile.write(b"\r\n".join(lines) + b"\r\n\r\n" + body)

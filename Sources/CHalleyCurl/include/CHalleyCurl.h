@@ -32,6 +32,8 @@ int halley_curl_load(char *reason, size_t reason_size);
 
 /// `curl_version()`, or NULL before a successful load.
 const char *halley_curl_version(void);
+/// `curl_version_info()->features` (`CURL_VERSION_` bits), or 0 before a successful load.
+int halley_curl_features(void);
 
 halley_curl_easy *halley_curl_easy_init(void);
 void halley_curl_easy_cleanup(halley_curl_easy *easy);
@@ -68,10 +70,22 @@ enum {
     HALLEY_RESPONSE_OUT_OF_MEMORY = 4
 };
 
+/// Where one header field of ``halley_curl_response/header_block`` is: its name (without the
+/// colon) and its value (blanks around it removed, folded lines joined with a space).
+typedef struct halley_curl_field {
+    size_t name_offset;
+    size_t name_length;
+    size_t value_offset;
+    size_t value_length;
+    /// No byte of the name or value is 0x80 or above.
+    int ascii;
+} halley_curl_field;
+
 /// One easy handle's response as it arrives, read by its header and body callbacks
 /// (`halley_curl_easy_set_response`) on the loop thread, in C: they run for every header line
 /// and body chunk, and in Swift the same work cost several times as many instructions.
-/// The callbacks read only what the limits need; the caller parses the field lines.
+/// The callbacks split each field line into its name and value as it arrives (the caller only
+/// makes strings of them), and read what the limits need.
 typedef struct halley_curl_response {
     // The limits, set by `halley_curl_response_reset` before each transfer.
     size_t max_header_bytes;
@@ -88,10 +102,14 @@ typedef struct halley_curl_response {
     int headers_complete;
     /// A `HALLEY_RESPONSE_` code.
     int failure;
-    /// The field lines in order, each without its CRLF and followed by one LF.
+    /// The fields' names and values, back to back, in the order of ``fields``.
     unsigned char *header_block;
     size_t header_length;
     size_t header_capacity;
+    /// The final response's fields in order; a line without a colon is not one.
+    halley_curl_field *fields;
+    size_t field_count;
+    size_t field_capacity;
     /// The body as decoded by libcurl; malloc'd, handed over by `halley_curl_response_take_body`.
     unsigned char *body;
     size_t body_length;

@@ -42,6 +42,8 @@ enum ScenarioRegistry {
         TransportScenario(),
         TraversalCostScenario(),
         NginxScenario(),
+        CurlCostScenario(secure: false),
+        CurlCostScenario(secure: true),
         StateScenario(),
     ]
 

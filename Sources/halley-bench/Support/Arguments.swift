@@ -23,7 +23,8 @@ struct BenchArguments: Sendable, Equatable {
           --quick          fewer repetitions and smaller sizes (a smoke run of a few seconds)
           --scenario NAME  run only NAME (repeatable); see --list
           --requester NAME the transport scenario measures only NAME: urlsession or curl
-                           (repeatable; all by default)
+                           (repeatable; all by default); curl-cost-* take curl (Halley)
+                           or raw (libcurl alone)
           --json FILE      also write the results as JSON to FILE
           --list           print the scenario names and exit
           --help           print this text and exit

@@ -36,6 +36,18 @@ import Testing
         let accepted = try JSONValue(parsing: response.body)["headers"]?["accept-encoding"]?.stringValue ?? ""
         #expect(accepted.contains("gzip"))
         #expect(accepted.contains("deflate"))
+        // One line: the requester's own, not libcurl's as well (the echo joins repeats).
+        let names = accepted.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Set(names).count == names.count, "\(accepted)")
+
+        // A caller's own Accept-Encoding, in any case, is the only one sent, and a gzip body
+        // still arrives decoded.
+        let own = try await CurlRequester().response(
+            for: ResourceRequest(url: server.url("/echo"), headers: ["accept-ENCODING": "identity"]))
+        #expect(try JSONValue(parsing: own.body)["headers"]?["accept-encoding"] == "identity")
+        let gzip = try await CurlRequester().response(
+            for: ResourceRequest(url: server.url("/gzip-small"), headers: ["Accept-Encoding": "gzip"]))
+        #expect(try JSONValue(parsing: gzip.body)["inflated"]?.stringValue?.count == 10_000)
     }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch, .delete, .options, "PROPFIND"])

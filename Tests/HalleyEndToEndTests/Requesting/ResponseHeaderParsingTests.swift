@@ -24,9 +24,11 @@ import Testing
         #expect(response.headers["X-Utf8"] == "caf\u{E9}")
         #expect(response.headers["X-Spaces"] == "padded")
         #expect(response.headers["X-Field-3"] == "3, again")
-        #expect(response.headers["x-field-27"] == "27, again")
+        // The line folded under the repeat of X-Field-27 belongs to it, not to the last new
+        // field above it (X-Field-29), where the parser once put it.
+        #expect(response.headers["x-field-27"] == "27, again continued")
         #expect(response.headers["X-Field-29"] == "29")
-        #expect(fields.first { $0.name == "X-Field-27" }?.value == "27, again")
+        #expect(fields.first { $0.name == "X-Field-27" }?.value == "27, again continued")
     }
 
     /// The fields are the final response's: an interim response's are dropped with it (and do

@@ -269,7 +269,6 @@ public struct CurlRequester: RequesterInterface, Sendable {
             }
             // The first hop goes where the caller sent it (the engine only gives credentials to
             // trusted origins); the chain checks every later one.
-            // Parsed once: `headers` reads every field line.
             let headers = reply.headers
             guard try chain.follow(status: reply.status, location: headers["Location"]) else {
                 var response = ResourceResponse(status: reply.status, headers: headers, url: hop.url, body: reply.body)
@@ -399,7 +398,7 @@ extension String {
     }
 
     /// Whether the string starts with a lowercase ASCII literal, in any case.
-    fileprivate func caseInsensitiveHasPrefix(_ lowercase: StaticString) -> Bool {
+    func caseInsensitiveHasPrefix(_ lowercase: StaticString) -> Bool {
         caseInsensitiveMatch(lowercase, wholeString: false)
     }
 

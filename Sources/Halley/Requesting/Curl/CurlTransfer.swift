@@ -48,96 +48,67 @@ struct CurlStaleConnectionError: Error {
 /// little next to a request.
 typealias CurlContinuation = CheckedContinuation<CurlReply, any Error>
 
-/// What came back: the last response's status, its header lines as received (parsed by the
-/// caller, off the engine's thread), and its decoded body.
+/// What came back: the last response's status, its header fields and its decoded body.
 struct CurlReply: Sendable {
     let status: Int
-    /// The final response's field lines in order, each without its CRLF and followed by one
-    /// LF: one buffer rather than an array per line, which the engine's thread would
-    /// allocate for every line (a line never holds an LF: libcurl splits lines there).
-    let headerBlock: [UInt8]
+    let headers: HTTPHeaders
     let body: Data
     /// How it travelled, when the job asked.
     var metrics: TransferMetrics?
+}
 
+/// The header fields the response callback split out (``halley_curl_response``), as
+/// ``HTTPHeaders``: in order, repeated names combined with `", "` (as URLSession does). Text
+/// is UTF-8 where valid, Latin-1 otherwise (RFC 9110 allows such bytes in values).
+///
+/// Made on the loop's thread, straight from the handle's buffers: the callback already found
+/// each name and value, so this only makes their strings and joins repeated names.
+enum CurlHeaderFields {
     /// Fields past this many are found through a table rather than by comparing names.
     private static let linearLookupLimit = 24
 
-    /// The header fields in order, repeated names combined with `", "` (as URLSession does),
-    /// obsolete line folding undone. Text is UTF-8 where valid, Latin-1 otherwise (RFC 9110
-    /// allows such bytes in values).
-    ///
-    /// Read with indices into the block rather than slices, and with the arrays sized from the
-    /// line count: for a typical response this is called for, the generic slice operations
-    /// and the arrays' growth cost more than making the strings.
-    var headers: HTTPHeaders {
-        headerBlock.withUnsafeBufferPointer { block in
-            var lineCount = 0
-            for byte in block where byte == UInt8(ascii: "\n") { lineCount += 1 }
-            var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(lineCount)
-            // Where each field's name is in the block, to find a repeated name (any case)
-            // without making strings; a table by lowercased name once there are many.
-            var names: [Range<Int>] = []
-            names.reserveCapacity(min(lineCount, Self.linearLookupLimit + 1))
-            var table: [String: Int]?
-            var start = 0
-            while start < block.count {
-                var end = start
-                while end < block.count && block[end] != UInt8(ascii: "\n") { end += 1 }
-                let line = start..<end
-                start = end + 1
-                if line.isEmpty { continue }
-                if Self.isBlank(block[line.lowerBound]) {
-                    if let last = fields.indices.last {
-                        let field = fields[last]
-                        fields[last] = HTTPHeaders.Field(
-                            name: field.name, value: field.value + " " + Self.text(block, Self.trimmed(block, line)))
-                    }
-                    continue
-                }
-                var colon = line.lowerBound
-                while colon < line.upperBound && block[colon] != UInt8(ascii: ":") { colon += 1 }
-                guard colon < line.upperBound else { continue }
-                let name = Self.trimmed(block, line.lowerBound..<colon)
-                let value = Self.text(block, Self.trimmed(block, (colon + 1)..<line.upperBound))
-                let existing: Int?
-                if let table {
-                    existing = table[Self.lowercased(block, name)]
-                } else {
-                    existing = names.firstIndex { Self.sameName(block, $0, name) }
-                }
-                if let existing {
-                    let field = fields[existing]
-                    fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
-                    continue
-                }
-                fields.append(HTTPHeaders.Field(name: Self.text(block, name), value: value))
-                if table != nil {
-                    table?[Self.lowercased(block, name)] = fields.count - 1
-                } else {
-                    names.append(name)
-                    if names.count > Self.linearLookupLimit {
-                        var built: [String: Int] = [:]
-                        for (index, range) in names.enumerated() { built[Self.lowercased(block, range)] = index }
-                        table = built
-                    }
-                }
-            }
-            return HTTPHeaders(distinctFields: fields)
-        }
-    }
-
     private typealias Block = UnsafeBufferPointer<UInt8>
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-
-    private static func trimmed(_ block: Block, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        while lower < upper && isBlank(block[lower]) { lower += 1 }
-        while upper > lower && isBlank(block[upper - 1]) { upper -= 1 }
-        return lower..<upper
+    static func headers(of response: UnsafeMutablePointer<halley_curl_response>) -> HTTPHeaders {
+        let count = response.pointee.field_count
+        guard count > 0, let fieldStart = response.pointee.fields, let blockStart = response.pointee.header_block
+        else { return HTTPHeaders() }
+        let spans = UnsafeBufferPointer(start: fieldStart, count: count)
+        let block = Block(start: blockStart, count: response.pointee.header_length)
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(count)
+        // Where each kept field's name is in the block, to find a repeated name (any case)
+        // without making strings; a table by lowercased name once there are many.
+        var names: [Range<Int>] = []
+        names.reserveCapacity(min(count, linearLookupLimit + 1))
+        var table: [String: Int]?
+        for span in spans {
+            let name = span.name_offset..<(span.name_offset + span.name_length)
+            let value = text(block, span.value_offset..<(span.value_offset + span.value_length), ascii: span.ascii != 0)
+            let existing: Int?
+            if let table {
+                existing = table[lowercased(block, name)]
+            } else {
+                existing = names.firstIndex { sameName(block, $0, name) }
+            }
+            if let existing {
+                let field = fields[existing]
+                fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
+                continue
+            }
+            fields.append(HTTPHeaders.Field(name: text(block, name, ascii: span.ascii != 0), value: value))
+            if table != nil {
+                table?[lowercased(block, name)] = fields.count - 1
+            } else {
+                names.append(name)
+                if names.count > linearLookupLimit {
+                    var built: [String: Int] = [:]
+                    for (index, range) in names.enumerated() { built[lowercased(block, range)] = index }
+                    table = built
+                }
+            }
+        }
+        return HTTPHeaders(distinctFields: fields)
     }
 
     /// Names compare without regard to ASCII case (RFC 9110, 5.1).
@@ -158,14 +129,12 @@ struct CurlReply: Sendable {
         String(decoding: block[range].map(lower), as: UTF8.self)
     }
 
-    private static func text(_ block: Block, _ range: Range<Int>) -> String {
+    /// ASCII, which the callback already checked, is copied as it is: no validation pass.
+    private static func text(_ block: Block, _ range: Range<Int>, ascii: Bool) -> String {
         let buffer = Block(rebasing: block[range])
-        var ascii = true
-        for byte in buffer where byte >= 0x80 {
-            ascii = false
-            break
+        if ascii {
+            return String(unsafeUninitializedCapacity: buffer.count) { $0.initialize(fromContentsOf: buffer) }
         }
-        if ascii { return String(decoding: buffer, as: UTF8.self) }
         let decoded = String(decoding: buffer, as: UTF8.self)
         if decoded.utf8.elementsEqual(buffer) { return decoded }
         return String(String.UnicodeScalarView(buffer.map { Unicode.Scalar($0) }))
@@ -245,16 +214,35 @@ final class CurlTransfer {
         handle.tlsVersion[0] = 0
         try set(CurlABI.Option.verbose, job.collectsMetrics ? 1 : 0)
         try setMethodAndBody()
-        if handle.applied.headerLines != job.headerLines {
-            // No `Expect: 100-continue` round trip for large bodies.
-            var list = halley_curl_slist_append(nil, "Expect:")
-            for line in job.headerLines { list = halley_curl_slist_append(list, line) }
+        // No `Expect: 100-continue` round trip for a large body. Only a request with a body
+        // carries the empty `Expect:`: libcurl compares every line of the list with a dozen
+        // names on every request, so a line a GET never needs costs each GET about 2,500
+        // instructions.
+        let suppressesExpect = job.body != nil
+        if handle.applied.headerLines != job.headerLines || handle.applied.suppressesExpect != suppressesExpect {
+            var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil
+            var asksForEncodings = false
+            for line in job.headerLines {
+                list = halley_curl_slist_append(list, line)
+                asksForEncodings = asksForEncodings || Self.isAcceptEncoding(line)
+            }
+            if !asksForEncodings, let line = CurlLibrary.acceptEncodingLine {
+                list = halley_curl_slist_append(list, line)
+            }
             handle.applied.headerLines = nil
             handle.replaceHeaderList(list)
             try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
             handle.applied.headerLines = job.headerLines
+            handle.applied.suppressesExpect = suppressesExpect
         }
         try setProxy()
+    }
+
+    /// Whether a `Name: value` (or `Name;`) line is the caller's own `Accept-Encoding`.
+    private static func isAcceptEncoding(_ line: String) -> Bool {
+        guard line.caseInsensitiveHasPrefix("accept-encoding") else { return false }
+        let after = line.utf8.dropFirst(15).first
+        return after == UInt8(ascii: ":") || after == UInt8(ascii: ";")
     }
 
     /// The proxy of this transfer, or none: set every time it changes, because an empty
@@ -360,8 +348,7 @@ final class CurlTransfer {
         }
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
-        let headerBlock = [UInt8](
-            UnsafeBufferPointer(start: response.pointee.header_block, count: response.pointee.header_length))
+        let headers = CurlHeaderFields.headers(of: response)
         var length = 0
         let body =
             halley_curl_response_take_body(response, &length).map {
@@ -369,7 +356,7 @@ final class CurlTransfer {
             } ?? Data()
         return .success(
             CurlReply(
-                status: responseCode > 0 ? responseCode : response.pointee.status, headerBlock: headerBlock,
+                status: responseCode > 0 ? responseCode : response.pointee.status, headers: headers,
                 body: body, metrics: metrics))
     }
 
@@ -528,8 +515,10 @@ final class CurlHandle {
         var pipeWait: Bool?
         /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
         var plainGet = false
-        /// The lines of ``headerList``, after its `Expect:`.
+        /// The lines of ``headerList``, after its `Expect:` when it has one.
         var headerLines: [String]?
+        /// ``headerList`` starts with `Expect:` (the request has a body).
+        var suppressesExpect = false
         var proxy: Proxy?
     }
     var applied = Applied()
