@@ -1,7 +1,7 @@
 import Foundation
 
-#if os(Linux)
-    import Synchronization
+#if canImport(Glibc)
+    import Glibc
 #endif
 
 /// A value guarded by a lock, for the few places where synchronous code (a cancellation
@@ -16,45 +16,50 @@ import Foundation
 /// has the object's own address, so ThreadSanitizer sees every retain of the object as a
 /// race with the locked access (a false report that failed CI once).
 ///
-/// On Linux the lock is the standard library's `Mutex`, held inside the object: one
-/// allocation per value and a futex that takes no system call unless threads contend, where
-/// `NSLock` costs three allocations (the box, the lock object, its `pthread_mutex_t`) and a
-/// call through Foundation for every lock and unlock. The traversal makes one per request
-/// (``CurlRequester``'s cancellation state) and takes several per resource. Apple platforms
-/// keep `NSLock` until the package's oldest systems have `Mutex` (macOS 15, iOS 18).
+/// With glibc the lock is a `pthread_mutex_t` of the value's own: two allocations per value
+/// and a direct call per lock and unlock, where `NSLock` costs three allocations (the box, the
+/// lock object, its mutex) and a call through Foundation for each. The traversal makes one
+/// per request (``CurlRequester``'s cancellation state) and takes several per resource. Not
+/// the standard library's `Mutex`: ThreadSanitizer cannot see its futex, and reports every
+/// access it guards as a race.
 package final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    #if os(Linux)
-        private let mutex: Mutex<Value>
+    #if canImport(Glibc)
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+            return mutex
+        }()
 
-        package init(_ value: Value) {
-            assert(MemoryLayout<Value>.size > 0, "LockedValue guards state; lock a value that has some")
-            mutex = Mutex(value)
-        }
-
-        /// Runs `body` with exclusive access.
-        package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-            try mutex.withLock { value in try body(&value) }
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
         }
     #else
         private let lock = NSLock()
-        /// Unchecked: every access is inside `lock`, which is not recursive (a nested `withLock`
-        /// deadlocks before it could overlap an access), so the runtime's exclusivity check
-        /// (about 80 instructions per access, several per resource of a traversal) can never
-        /// find a conflict.
-        @exclusivity(unchecked) private var value: Value
+    #endif
+    /// Unchecked: every access is inside the lock, which is not recursive (a nested
+    /// `withLock` deadlocks before it could overlap an access), so the runtime's exclusivity
+    /// check (about 80 instructions per access, several per resource of a traversal) can
+    /// never find a conflict.
+    @exclusivity(unchecked) private var value: Value
 
-        package init(_ value: Value) {
-            assert(MemoryLayout<Value>.size > 0, "LockedValue guards state; lock a value that has some")
-            self.value = value
-        }
+    package init(_ value: Value) {
+        assert(MemoryLayout<Value>.size > 0, "LockedValue guards state; lock a value that has some")
+        self.value = value
+    }
 
-        /// Runs `body` with exclusive access.
-        package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    /// Runs `body` with exclusive access.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        #if canImport(Glibc)
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+        #else
             lock.lock()
             defer { lock.unlock() }
-            return try body(&value)
-        }
-    #endif
+        #endif
+        return try body(&value)
+    }
 
     package func get() -> Value {
         withLock { $0 }
