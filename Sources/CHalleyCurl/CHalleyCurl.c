@@ -424,9 +424,12 @@ static int store_field_line(halley_curl_response *response, const unsigned char 
         response->failure = HALLEY_RESPONSE_OUT_OF_MEMORY;
         return 0;
     }
-    memcpy(response->header_block + name_offset, name, name_length);
-    memcpy(response->header_block + name_offset + name_length, value, value_length);
-    response->header_length += name_length + value_length;
+    // Only with bytes to copy: a field of no bytes at all (`:`) may find the block unallocated.
+    if (name_length + value_length > 0) {
+        memcpy(response->header_block + name_offset, name, name_length);
+        memcpy(response->header_block + name_offset + name_length, value, value_length);
+        response->header_length += name_length + value_length;
+    }
     response->fields[response->field_count++] = (halley_curl_field){
         .name_offset = name_offset,
         .name_length = name_length,

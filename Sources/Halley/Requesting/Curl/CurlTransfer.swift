@@ -71,10 +71,10 @@ enum CurlHeaderFields {
 
     static func headers(of response: UnsafeMutablePointer<halley_curl_response>) -> HTTPHeaders {
         let count = response.pointee.field_count
-        guard count > 0, let fieldStart = response.pointee.fields, let blockStart = response.pointee.header_block
-        else { return HTTPHeaders() }
+        guard count > 0, let fieldStart = response.pointee.fields else { return HTTPHeaders() }
         let spans = UnsafeBufferPointer(start: fieldStart, count: count)
-        let block = Block(start: blockStart, count: response.pointee.header_length)
+        // No block when every field is empty (`:`): such fields are still fields.
+        let block = Block(start: response.pointee.header_block, count: response.pointee.header_length)
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(count)
         // Where each kept field's name is in the block, to find a repeated name (any case)
