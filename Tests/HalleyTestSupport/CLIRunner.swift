@@ -2,6 +2,10 @@ import Foundation
 import Halley
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What one run of the `halley` binary produced.
 public struct CLIResult: Sendable, CustomStringConvertible {
     /// The arguments it ran with, for failure messages.
@@ -102,6 +106,30 @@ public enum CLIRunner {
         return nil
     }
 
+    /// How a run was seen to end: through Foundation, or by the kernel alone.
+    private enum Ending: Sendable {
+        case reported
+        /// The child's exit status (or signal number) and whether a signal ended it.
+        case unreported(status: Int32, signalled: Bool)
+    }
+
+    /// The child's end when it has ended, read with `WNOWAIT`: the zombie is left for
+    /// Foundation to reap, so its bookkeeping never meets a child that vanished. `nil` while
+    /// the child runs.
+    private static func endedWithoutReport(_ pid: Int32) -> Ending? {
+        #if canImport(Glibc)
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+                info._sifields._sigchld.si_pid == pid
+            else { return nil }
+            let code = info.si_code
+            // CLD_EXITED is 1; CLD_KILLED (2) and CLD_DUMPED (3) mean a signal.
+            return .unreported(status: info._sifields._sigchld.si_status, signalled: code == 2 || code == 3)
+        #else
+            return nil
+        #endif
+    }
+
     /// Runs `halley` with `arguments` and waits for it, at most `timeout`: a guard against a
     /// hang, not a speed check, so it is generous (a sanitizer build on a loaded 2-core machine
     /// took over 15 s for a run that takes 50 ms alone).
@@ -154,32 +182,32 @@ public enum CLIRunner {
         }
         try process.run()
 
-        let finished = await withTaskGroup(of: Bool.self) { group in
+        let ending = await withTaskGroup(of: Ending?.self) { group in
             group.addTask {
-                for await _ in exits { return true }
-                return !Task.isCancelled
+                for await _ in exits { return .reported }
+                return Task.isCancelled ? nil : .reported
             }
-            // Foundation on Linux can miss a child's exit under load (the termination
-            // handler never runs): the process is asked too, so a tool that did end is
-            // never reported as hung.
+            // Foundation on Linux can miss a child's exit under load: the termination handler
+            // never runs and `isRunning` stays true while the child waits as a zombie (state
+            // Z) for a reaper that never comes. So the kernel is asked too, without reaping.
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
-                    if !process.isRunning { return true }
+                    if !process.isRunning { return .reported }
+                    if let ended = Self.endedWithoutReport(process.processIdentifier) { return ended }
                 }
-                return false
+                return nil
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return false
+                return nil
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
-        guard finished else {
-            // What the kernel says of the child, before it is stopped: "Z" means it ended and
-            // only the report of its end was lost; anything else, that the tool itself hung.
+        guard let ending else {
+            // What the kernel says of the child, before it is stopped.
             let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
             let state = stat.range(of: ") ").map { String(stat[$0.upperBound...].prefix(1)) } ?? "?"
             process.terminate()
@@ -190,9 +218,19 @@ public enum CLIRunner {
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
             throw CLIRunError(description: problem)
         }
+        let status: Int32
+        let crashed: Bool
+        switch ending {
+        case .reported:
+            status = process.terminationStatus
+            crashed = process.terminationReason == .uncaughtSignal
+        case .unreported(let exitStatus, let signalled):
+            // Foundation still counts the child as running; its own answers would trap.
+            status = exitStatus
+            crashed = signalled
+        }
         let result = CLIResult(
-            arguments: arguments, status: process.terminationStatus,
-            crashed: process.terminationReason == .uncaughtSignal,
+            arguments: arguments, status: status, crashed: crashed,
             stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
             stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
         // Whatever the input, the tool must answer with a status and words, never a trap.
