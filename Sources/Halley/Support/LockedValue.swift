@@ -8,10 +8,6 @@ import Foundation
 /// handler, a completion callback, an observer) must share state with async code. The one
 /// lock type of the package: the library, the `halley` tool and `halley-bench` all use it.
 ///
-/// Unchecked sendability is sound here: the value is private and every read and write
-/// happens inside the lock, so no two threads touch it at once; `Value` is itself
-/// `Sendable`, so handing it out of the lock is safe.
-///
 /// Guard real state, never an empty value (`LockedValue(())`): a zero-sized stored property
 /// has the object's own address, so ThreadSanitizer sees every retain of the object as a
 /// race with the locked access (a false report that failed CI once).
@@ -22,6 +18,12 @@ import Foundation
 /// per request (``CurlRequester``'s cancellation state) and takes several per resource. Not
 /// the standard library's `Mutex`: ThreadSanitizer cannot see its futex, and reports every
 /// access it guards as a race.
+///
+/// Unchecked sendability is sound here: the value is private and every read and write
+/// happens inside the lock (`withLock`, which `get`, `set` and `exchange` go through), so no
+/// two threads touch it at once; the mutex pointer is set once in `init` and freed only in
+/// `deinit`, when no other reference exists; `Value` is itself `Sendable`, so handing it out
+/// of the lock is safe.
 package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     #if canImport(Glibc)
         private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
