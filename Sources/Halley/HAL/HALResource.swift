@@ -35,7 +35,10 @@ public struct HALResource: Sendable, Hashable {
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public var baseURL: URL? { parts.base.url.map(URLResolution.absolute) }
+    public var baseURL: URL? { parts.base.location.map { URLResolution.absolute($0.url) } }
+
+    /// ``baseURL`` as the engine carries it: its text, with no `URL` made for it.
+    var baseLocation: LazyURL? { parts.base.location }
 
     /// Whether this resource came from another's `_embedded` (its ``baseURL`` may then be the
     /// embedding resource's).
@@ -95,13 +98,18 @@ public struct HALResource: Sendable, Hashable {
     public init(parsing data: Data, url: URL? = nil, options: HALParsingOptions = HALParsingOptions())
         throws(HALDocumentError)
     {
+        try self.init(parsing: data, location: url.map(LazyURL.init), options: options)
+    }
+
+    /// ``init(parsing:url:options:)`` for a document fetched from `location`.
+    init(parsing data: Data, location: LazyURL?, options: HALParsingOptions) throws(HALDocumentError) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: data, options: options.json)
         } catch {
-            throw HALDocumentError(error, url: url)
+            throw HALDocumentError(error, url: location?.url)
         }
-        try self.init(json: value, url: url, options: options)
+        try self.init(json: value, location: location, options: options)
     }
 
     /// This resource with the links of a `Link` field value read from the response at
@@ -123,19 +131,24 @@ public struct HALResource: Sendable, Hashable {
     public init(json: JSONValue, url: URL? = nil, options: HALParsingOptions = HALParsingOptions())
         throws(HALDocumentError)
     {
+        try self.init(json: json, location: url.map(LazyURL.init), options: options)
+    }
+
+    /// ``init(json:url:options:)`` for a document from `location`.
+    private init(json: JSONValue, location: LazyURL?, options: HALParsingOptions) throws(HALDocumentError) {
         guard case .object(let object) = json else {
             throw HALDocumentError(
                 code: .resourceNotObject, path: "$",
-                message: "a HAL document must be an object, not \(json.kindWithArticle)", url: url)
+                message: "a HAL document must be an object, not \(json.kindWithArticle)", url: location?.url)
         }
         do {
-            try self.init(object: object, path: "$", baseURL: url, scope: .empty, options: options)
+            try self.init(object: object, path: "$", baseURL: location, scope: .empty, options: options)
         } catch {
-            throw error.with(url: url)
+            throw error.with(url: location?.url)
         }
     }
 
-    init(object: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
+    init(object: JSONObject, path: String, baseURL: LazyURL?, scope: CURIEScope, options: HALParsingOptions)
         throws(HALDocumentError)
     {
         let links: Links
@@ -186,10 +199,10 @@ public struct HALResource: Sendable, Hashable {
             embedded = nil
         case .object(let embeddedObject)?:
             // Embedded resources resolve against this one's base: resolve the self link now.
-            base = .document(Base.of(links, document: baseURL).url)
+            base = .document(Base.of(links, document: baseURL).location)
             embedded = try EmbeddedResources(
                 json: embeddedObject, path: JSONPath.appending(.key("_embedded"), to: path),
-                baseURL: base.url, scope: links.scope, options: options)
+                baseURL: base.location, scope: links.scope, options: options)
         case let other?:
             throw HALDocumentError(
                 code: .embeddedNotObject, path: JSONPath.appending(.key("_embedded"), to: path),
@@ -203,28 +216,33 @@ public struct HALResource: Sendable, Hashable {
     /// as most fetched documents are merged without resolving anything against them.
     private enum Base: Sendable, Hashable {
         /// The URL the document came from, or the embedding resource's base.
-        case document(URL?)
+        case document(LazyURL?)
         /// A non-templated `self` link, which wins when it resolves to a URL with a scheme.
-        case selfLink(String, document: URL?)
+        case selfLink(String, document: LazyURL?)
         /// The resource's own `_links` decide between the two above (``of(_:document:)``):
         /// only ever stored, never read (``Parts/base`` reads it as one of them).
-        case selfLinkOrDocument(URL?)
+        case selfLinkOrDocument(LazyURL?)
 
         /// The base of a resource with `links` from `document`: its non-templated `self` link,
         /// if any.
-        static func of(_ links: Links, document: URL?) -> Base {
+        static func of(_ links: Links, document: LazyURL?) -> Base {
             guard let selfLink = links.selfLink?.followed, !selfLink.isTemplated else { return .document(document) }
             return .selfLink(selfLink.href, document: document)
         }
 
-        /// The base, possibly relative to its own base.
-        var url: URL? {
+        /// The base, possibly relative to its own base when made from a caller's `URL`.
+        var location: LazyURL? {
             switch self {
-            case .document(let url), .selfLinkOrDocument(let url):
-                return url
+            case .document(let location), .selfLinkOrDocument(let location):
+                return location
             case .selfLink(let href, let document):
-                guard let url = URL(string: href, relativeTo: document), url.scheme != nil else { return document }
-                return url
+                // What ``HALResource/baseURL`` resolves the `self` link to, joined as the
+                // engine joins every link when plain text allows (``URLResolution``).
+                if let joined = URLResolution.joined(href, URLResolution.OriginPrefix(document)) {
+                    return LazyURL(verbatim: joined)
+                }
+                guard let url = URL(string: href, relativeTo: document?.url), url.scheme != nil else { return document }
+                return LazyURL(url)
             }
         }
     }
@@ -323,7 +341,7 @@ public struct EmbeddedResources: Sendable, Hashable {
         self.scope = scope
     }
 
-    init(json: JSONObject, path: String, baseURL: URL?, scope: CURIEScope, options: HALParsingOptions)
+    init(json: JSONObject, path: String, baseURL: LazyURL?, scope: CURIEScope, options: HALParsingOptions)
         throws(HALDocumentError)
     {
         var entries: [Entry] = []

@@ -67,9 +67,15 @@ struct CredentialScope: Sendable, Hashable {
 
     /// Whether `url`'s origin may receive the credentials.
     func trusts(_ url: URL) -> Bool {
+        trusts(LazyURL(url))
+    }
+
+    /// ``trusts(_:)`` for the URL the engine carries: one a trusted origin's text starts is
+    /// never parsed.
+    func trusts(_ location: LazyURL) -> Bool {
         // A URL that starts with a trusted origin's text and then ends its authority has that
         // origin; anything else (other case, explicit default port, user info) is parsed.
-        var text = url.absoluteString
+        var text = location.text
         let plainlyTrusted = text.withUTF8 { text in
             storage.trustedPrefixes.contains { prefix in
                 guard URLResolution.hasPrefix(text, prefix) else { return false }
@@ -78,12 +84,17 @@ struct CredentialScope: Sendable, Hashable {
                 return next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
             }
         }
-        return plainlyTrusted || trustedOrigins.contains(Origin(url))
+        return plainlyTrusted || (!trustedOrigins.isEmpty && trustedOrigins.contains(Origin(location.url)))
     }
 
     /// The rule itself: whether a field named `name` may go to `url`.
     func allows(_ name: String, to url: URL) -> Bool {
         !isCredential(name) || trusts(url)
+    }
+
+    /// ``allows(_:to:)`` for the URL the engine carries.
+    func allows(_ name: String, to location: LazyURL) -> Bool {
+        !isCredential(name) || trusts(location)
     }
 
     // The prefixes follow from the origins: equality and hashing leave them out.

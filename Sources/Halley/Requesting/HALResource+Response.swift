@@ -7,7 +7,7 @@ extension HALResource {
     /// - Throws: ``HALDocumentError`` naming what is wrong in the body and its JSON path. A
     ///   malformed `Link` header is never thrown; it is listed in ``problems``.
     init(response: ResourceResponse, options: HALParsingOptions) throws(HALDocumentError) {
-        try self.init(parsing: response.body, url: response.url, options: options)
+        try self.init(parsing: response.body, location: response.location, options: options)
         // Most responses have no Link field: then this lookup is all it costs.
         guard let field = response.headers["Link"] else { return }
         self = addingLinks(fromHeader: field, url: response.url)

@@ -101,12 +101,12 @@ public actor InMemoryRequester: RequesterInterface {
     public var requestCount: Int { state.withLock { $0.requests.count } }
 
     /// The URLs requested, in arrival order.
-    public var requestedURLs: [String] { requests.map(\.url.absoluteString) }
+    public var requestedURLs: [String] { requests.map(\.location.text) }
 
     /// How many times `url` was requested.
     public func count(for url: String) -> Int {
         let key = Self.key(url)
-        return requests.lazy.filter { Self.key($0.url.absoluteString) == key }.count
+        return requests.lazy.filter { Self.key($0.location.text) == key }.count
     }
 
     /// Forgets the recorded requests (routes stay).
@@ -123,7 +123,7 @@ public actor InMemoryRequester: RequesterInterface {
     ///   handler together, would pass ``ResourceRequest/timeout``; `CancellationError`; what a
     ///   handler throws.
     public nonisolated func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        let key = Self.key(request.url.absoluteString)
+        let key = Self.key(request.location.text)
         let defaultLatency = self.defaultLatency
         var (route, handler) = state.withLock { state -> (Route?, Handler?) in
             state.requests.append(request)
@@ -156,7 +156,8 @@ public actor InMemoryRequester: RequesterInterface {
                 body: Data("no route for \(request.url.absoluteString)".utf8))
         }
         return ResourceResponse(
-            status: route.status, headers: route.headers, url: route.finalURL ?? request.url,
+            status: route.status, headers: route.headers,
+            location: route.finalURL.map(LazyURL.init) ?? request.location,
             body: route.body)
     }
 

@@ -183,7 +183,8 @@ final class RequestPipeline: Sendable {
         acceptHeader: String? = nil, accept: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
         let draft = Draft(
-            url: url, method: method, body: body, includePath: includePath, accept: acceptHeader, headers: headers)
+            location: LazyURL(url), method: method, body: body, includePath: includePath, accept: acceptHeader,
+            headers: headers)
         return try await perform(draft) { (response) throws(HalleyError) in
             try validate(response, document: nil, includePath: includePath)
             return try accept(response)
@@ -196,8 +197,8 @@ final class RequestPipeline: Sendable {
     /// Inlined into the traversal's document fetch, as it was before the store existed: the
     /// path without a store costs what it did.
     @inline(__always)
-    func document(at url: URL, includePath: String?) async throws -> HALResource {
-        let draft = Draft(url: url, method: .get, body: .none, includePath: includePath, accept: nil)
+    func document(at location: LazyURL, includePath: String?) async throws -> HALResource {
+        let draft = Draft(location: location, method: .get, body: .none, includePath: includePath, accept: nil)
         guard let recorder else {
             return try await perform(draft) { (response) throws(HalleyError) in
                 try parsedDocument(response, includePath: includePath)
@@ -210,7 +211,7 @@ final class RequestPipeline: Sendable {
     /// path without one stays as small as it was (and is inlined into the traversal's).
     @inline(never)
     private func storedDocument(_ draft: Draft, recorder: any ResponseRecording) async throws -> HALResource {
-        let (url, includePath) = (draft.url, draft.includePath)
+        let (url, includePath) = (draft.location.url, draft.includePath)
         return try await perform(
             draft,
             reusing: { request in
@@ -244,7 +245,7 @@ final class RequestPipeline: Sendable {
         var scopes: [[UInt8]?] = []
         scopes.reserveCapacity(urls.count)
         for url in urls {
-            guard let url, (try? checkScheme(url, includePath: nil)) != nil else {
+            guard let url, (try? checkScheme(LazyURL(url), includePath: nil)) != nil else {
                 scopes.append(nil)
                 continue
             }
@@ -258,7 +259,8 @@ final class RequestPipeline: Sendable {
     private func staticScope(of url: URL, _ recorder: any ResponseRecording) -> [UInt8] {
         let trusted = credentialScope.trusts(url)
         if let known = staticScopes.withLock({ trusted ? $0.trusted : $0.untrusted }) { return known }
-        let request = headed(Draft(url: url, method: .get, body: .none, includePath: nil, accept: nil), fields: headers)
+        let request = headed(
+            Draft(location: LazyURL(url), method: .get, body: .none, includePath: nil, accept: nil), fields: headers)
         let scope = stateScope(of: request, recorder)
         staticScopes.withLock { scopes in
             if trusted { scopes.trusted = scope } else { scopes.untrusted = scope }
@@ -286,7 +288,7 @@ final class RequestPipeline: Sendable {
         response: ResourceResponse, document: HALResource?
     ) {
         let draft = Draft(
-            url: url, method: .get, body: .none, includePath: nil, accept: nil, headers: validators,
+            location: LazyURL(url), method: .get, body: .none, includePath: nil, accept: nil, headers: validators,
             acceptsNotModified: !validators.isEmpty)
         return try await perform(draft) { (response) throws(HalleyError) in
             if response.status == 304 { return (response, nil) }
@@ -297,7 +299,7 @@ final class RequestPipeline: Sendable {
     /// The request a `GET` of `url` would send now, headers and credentials included: whose
     /// state a handle reads (see ``ResponseRecording``).
     func probe(_ url: URL) async throws -> ResourceRequest {
-        try await build(Draft(url: url, method: .get, body: .none, includePath: nil, accept: nil)).request
+        try await build(Draft(location: LazyURL(url), method: .get, body: .none, includePath: nil, accept: nil)).request
     }
 
     /// Parses a fetched document and runs the validators on it.
@@ -329,9 +331,8 @@ final class RequestPipeline: Sendable {
         recording: ((ResourceResponse, ResourceRequest, Value) -> Void)? = nil,
         read: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
-        let url = draft.url
         let includePath = draft.includePath
-        try checkScheme(url, includePath: includePath)
+        try checkScheme(draft.location, includePath: includePath)
         let first = buildsSynchronously ? builtNow(draft) : try await build(draft)
         if let reusing, let reused = reusing(first.request) { return reused }
         do {
@@ -343,6 +344,7 @@ final class RequestPipeline: Sendable {
             guard let fallback = policy.fallback, let response = await fallback(first.request, error) else {
                 throw error
             }
+            let url = draft.location.url
             emit(.fallbackUsed(url: url, error: error))
             guard response.isSuccess else {
                 let httpError = HTTPError(response: response)
@@ -368,14 +370,15 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    private func checkScheme(_ url: URL, includePath: String?) throws(HalleyError) {
+    private func checkScheme(_ location: LazyURL, includePath: String?) throws(HalleyError) {
         // Nearly every URL is http(s), written in lower case: no need to extract its scheme.
-        var text = url.absoluteString
+        var text = location.text
         let isHTTP = text.withUTF8 { text in
             supportsHTTPS && URLResolution.hasPrefix(text, "https:")
                 || supportsHTTP && URLResolution.hasPrefix(text, "http:")
         }
         if isHTTP { return }
+        let url = location.url
         guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
@@ -387,7 +390,7 @@ final class RequestPipeline: Sendable {
 
     /// What a request is before its headers are computed: each attempt computes them anew.
     private struct Draft {
-        let url: URL
+        let location: LazyURL
         let method: HTTPMethod
         let body: RequestBody
         let includePath: String?
@@ -420,7 +423,7 @@ final class RequestPipeline: Sendable {
             } catch {
                 if error is CancellationError { throw error }
                 throw HalleyError(
-                    code: .transport, includePath: draft.includePath, url: draft.url,
+                    code: .transport, includePath: draft.includePath, url: draft.location.url,
                     message: "the header provider failed: \(error)", underlying: error)
             }
         }
@@ -464,11 +467,12 @@ final class RequestPipeline: Sendable {
         }
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
-        for field in fields where credentialScope.allows(field.name, to: draft.url) {
+        for field in fields where credentialScope.allows(field.name, to: draft.location) {
             headers[field.name] = field.value
         }
         return ResourceRequest(
-            url: draft.url, method: draft.method, headers: headers, includePath: draft.includePath, timeout: timeout,
+            location: draft.location, method: draft.method, headers: headers, includePath: draft.includePath,
+            timeout: timeout,
             credentialScope: credentialScope, maxBodyBytes: maxBodyBytes)
     }
 
@@ -486,11 +490,11 @@ final class RequestPipeline: Sendable {
         let cached =
             isGet && !draft.acceptsNotModified && cache != nil ? HeldEntry.lookUp(first.request, in: cache) : nil
         if let cached, cached.isFresh {
-            emit(.cacheHit(url: draft.url))
+            emit(.cacheHit(url: draft.location.url))
             return cached.response
         }
         // Pending requests are named only when a deadline passes: without one, skip the count.
-        let key = deadline == nil ? nil : draft.url.absoluteString
+        let key = deadline == nil ? nil : draft.location.text
         if let key { inFlight.withLock { $0[key, default: 0] += 1 } }
         defer {
             if let key {
@@ -529,7 +533,7 @@ final class RequestPipeline: Sendable {
                 // The 304 answers for the body this request was made with: `cached` holds it for
                 // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
                 if response.status == 304, let cached, let cache {
-                    emit(.cacheRevalidated(url: draft.url))
+                    emit(.cacheRevalidated(url: draft.location.url))
                     return cached.refresh(built.request, with: response, in: cache)
                 }
                 if response.status == 304, draft.acceptsNotModified { return response }
@@ -541,9 +545,9 @@ final class RequestPipeline: Sendable {
                 }
                 let httpError = HTTPError(response: response)
                 let error = HalleyError(
-                    code: .http, includePath: draft.includePath, url: draft.url,
+                    code: .http, includePath: draft.includePath, url: draft.location.url,
                     message: httpError.statusLine, underlying: httpError)
-                if response.status == 401, !refreshed, let refresher, credentialScope.trusts(draft.url) {
+                if response.status == 401, !refreshed, let refresher, credentialScope.trusts(draft.location.url) {
                     // Once per exchange: a second 401 after fresh credentials is the answer.
                     refreshed = true
                     try await refresh(with: refresher, after: built, error: error)
@@ -553,7 +557,7 @@ final class RequestPipeline: Sendable {
                     }
                     let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
                     try await pause(
-                        before: attempt + 1, after: tries, of: draft.url, retryAfter: retryAfter,
+                        before: attempt + 1, after: tries, of: draft.location.url, retryAfter: retryAfter,
                         reason: "HTTP \(response.status)")
                     tries += 1
                 }
@@ -564,7 +568,7 @@ final class RequestPipeline: Sendable {
                     error.code == .transport || error.code == .timeout
                 else { throw error.after(attempts: attempt) }
                 try await pause(
-                    before: attempt + 1, after: tries, of: draft.url, retryAfter: nil, reason: error.message)
+                    before: attempt + 1, after: tries, of: draft.location.url, retryAfter: nil, reason: error.message)
                 tries += 1
             }
             attempt += 1

@@ -8,7 +8,12 @@ import Foundation
 /// here (for logging and tracing; it is not sent).
 public struct ResourceRequest: Sendable, Hashable {
     /// The absolute URL.
-    public var url: URL
+    public var url: URL {
+        get { location.url }
+        set { location = LazyURL(newValue) }
+    }
+    /// ``url`` as the engine carries it: the text, parsed into a `URL` only when asked for.
+    var location: LazyURL
     /// The method.
     public var method: HTTPMethod
     /// The header fields to send.
@@ -63,7 +68,7 @@ public struct ResourceRequest: Sendable, Hashable {
         url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: Data? = nil,
         includePath: String? = nil, timeout: Duration? = nil
     ) {
-        self.url = url
+        self.location = LazyURL(url)
         self.method = method
         self.headers = headers
         self.body = body
@@ -74,10 +79,10 @@ public struct ResourceRequest: Sendable, Hashable {
     /// A request with the fields the pipeline sets on every request, in one initialization:
     /// set one by one after the public initializer, they cost two copies of the whole request.
     init(
-        url: URL, method: HTTPMethod, headers: HTTPHeaders, includePath: String?, timeout: Duration?,
+        location: LazyURL, method: HTTPMethod, headers: HTTPHeaders, includePath: String?, timeout: Duration?,
         credentialScope: CredentialScope, maxBodyBytes: Int?
     ) {
-        self.url = url
+        self.location = location
         self.method = method
         self.headers = headers
         self.body = nil
@@ -96,7 +101,12 @@ public struct ResourceResponse: Sendable, Hashable {
     /// The response header fields.
     public var headers: HTTPHeaders
     /// The URL the body came from, after redirects; relative hrefs resolve against it.
-    public var url: URL
+    public var url: URL {
+        get { location.url }
+        set { location = LazyURL(newValue) }
+    }
+    /// ``url`` as the engine carries it (see ``ResourceRequest/location``).
+    var location: LazyURL
     /// The body.
     public var body: Data
     /// How the response travelled, when the request asked for it
@@ -111,9 +121,15 @@ public struct ResourceResponse: Sendable, Hashable {
 
     /// Creates a response.
     public init(status: Int = 200, headers: HTTPHeaders = [:], url: URL, body: Data) {
+        self.init(status: status, headers: headers, location: LazyURL(url), body: body)
+    }
+
+    /// A response from the URL the engine carries: a requester that answers from its text
+    /// never makes a `URL` of it.
+    init(status: Int, headers: HTTPHeaders, location: LazyURL, body: Data) {
         self.status = status
         self.headers = headers
-        self.url = url
+        self.location = location
         self.body = body
     }
 

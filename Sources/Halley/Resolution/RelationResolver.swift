@@ -164,12 +164,12 @@ struct RelationResolver: Sendable {
     func targets(
         in resource: HALResource, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
-        targets(relativeTo: resource.baseURL, variables: local, queryItems: queryItems)
+        targets(relativeTo: resource.baseLocation, variables: local, queryItems: queryItems)
     }
 
     /// ``targets(in:variables:queryItems:)`` for links read from a resource at `base`.
     func targets(
-        relativeTo base: URL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
+        relativeTo base: LazyURL?, variables local: [String: TemplateValue] = [:], queryItems: [URLQueryItem] = []
     ) -> Targets {
         Targets(
             base: base, origin: URLResolution.OriginPrefix(base),
@@ -179,12 +179,12 @@ struct RelationResolver: Sendable {
     /// The absolute URL `link`, read from a resource at `base`, points at (see
     /// ``url(of:in:variables:queryItems:includePath:)``).
     func url(of link: Link, relativeTo base: URL?, includePath: String?) throws(HalleyError) -> URL {
-        try targets(relativeTo: base).url(of: link, includePath: includePath)
+        try targets(relativeTo: base.map(LazyURL.init)).location(of: link, includePath: includePath).url
     }
 
     /// Where the links of one resource point; see ``RelationResolver/targets(in:variables:queryItems:)``.
     struct Targets: Sendable {
-        let base: URL?
+        let base: LazyURL?
         /// `base`'s origin, found once for every link joined to it.
         let origin: URLResolution.OriginPrefix?
         let variables: [String: TemplateValue]
@@ -193,18 +193,24 @@ struct RelationResolver: Sendable {
 
         /// The absolute URL `link` points at (see ``RelationResolver/url(of:in:variables:queryItems:includePath:)``).
         func url(of link: Link, includePath: String?) throws(HalleyError) -> URL {
+            try location(of: link, includePath: includePath).url
+        }
+
+        /// ``url(of:includePath:)`` as the engine carries it: a traversal fetches the URL
+        /// without ever making a `URL` of it (``LazyURL``).
+        func location(of link: Link, includePath: String?) throws(HalleyError) -> LazyURL {
             let followed = link.followed
-            var url = try LinkTarget.url(
+            var location = try LinkTarget.location(
                 href: followed.href, isTemplated: followed.isTemplated, base: base, variables: variables,
                 includePath: includePath, origin: origin)
-            if !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            if !queryItems.isEmpty, var components = URLComponents(url: location.url, resolvingAgainstBaseURL: false) {
                 components.queryItems = RelationResolver.merging(components.queryItems ?? [], queryItems)
-                url = components.url ?? url
+                if let url = components.url { location = LazyURL(url) }
             }
             if let deprecation = followed.deprecation {
-                emit(.deprecatedLinkFollowed(includePath: includePath, url: url, deprecation: deprecation))
+                emit(.deprecatedLinkFollowed(includePath: includePath, url: location.url, deprecation: deprecation))
             }
-            return url
+            return location
         }
     }
 

@@ -24,6 +24,11 @@ enum URLResolution {
     }
 
     /// The resolved URL's text when plain joining gives what RFC 3986 resolution gives.
+    ///
+    /// Such text is verbatim (``LazyURL/init(verbatim:)``): `URL(string:)` parses it, with that
+    /// very text as its `absoluteString`. An absolute reference qualifies only when plain
+    /// through and through (``isPlain(_:)``, ``hasPlainAuthority(_:end:)``); an absolute path
+    /// is plain too, and goes after the authority of a base that is itself a URL's text.
     static func joined(_ reference: String, _ base: URL?) -> String? {
         joined(reference) { path in
             guard let base else { return nil }
@@ -38,8 +43,10 @@ enum URLResolution {
     /// ``joined(_:_:)`` against a base whose origin was found once, for all the links of a
     /// relation: reading a URL's `absoluteString` and finding its authority cost a few hundred
     /// instructions per followed link, the same each time.
-    static func joined(_ reference: String, _ origin: OriginPrefix) -> String? {
-        joined(reference) { path in origin.text.withUnsafeBufferPointer { concatenated($0, &path) } }
+    /// With no origin (no base, or one that is not `http` or `https`), only an absolute URL
+    /// joins.
+    static func joined(_ reference: String, _ origin: OriginPrefix?) -> String? {
+        joined(reference) { path in origin?.text.withUnsafeBufferPointer { concatenated($0, &path) } }
     }
 
     /// The one joining rule: an absolute URL is kept as written, an absolute path goes to
@@ -61,9 +68,8 @@ enum URLResolution {
 
         /// `nil` unless `base` is an `http` or `https` URL with an authority (then only
         /// Foundation resolves against it, as ``joined(_:_:)`` does).
-        init?(_ base: URL?) {
-            guard let base else { return nil }
-            var baseText = base.absoluteString
+        init?(_ base: LazyURL?) {
+            guard var baseText = base?.text else { return nil }
             guard let text = baseText.withUTF8({ bytes in authorityEnd(of: bytes).map { Array(bytes[..<$0]) } })
             else { return nil }
             self.text = text
@@ -83,7 +89,40 @@ enum URLResolution {
                 return bytes.count == 1 || bytes[1] != UInt8(ascii: "/") ? .absolutePath : .other
             }
             // An absolute http(s) URL: resolution keeps it as written (no dot segments here).
-            return authorityEnd(of: bytes) != nil ? .absoluteURL : .other
+            // Only a host and a port are taken as written: Foundation re-encodes some user
+            // info (`a@b@c`), and the joined text must be the URL's own (``LazyURL``).
+            guard let end = authorityEnd(of: bytes) else { return .other }
+            return hasPlainAuthority(bytes, end: end) ? .absoluteURL : .other
+        }
+    }
+
+    /// Whether the authority of `text` (which ends at `end`) is a host of letters, digits,
+    /// `-`, `.`, `_` and `~`, then at most a `:` and digits: what `URL(string:)` keeps as it
+    /// is, with no user info, brackets or percent signs to interpret.
+    private static func hasPlainAuthority(_ text: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        var index = text[4] == UInt8(ascii: "s") ? 8 : 7
+        let hostStart = index
+        while index < end, isHostByte(text[index]) { index += 1 }
+        guard index > hostStart else { return false }
+        guard index < end else { return true }
+        guard text[index] == UInt8(ascii: ":") else { return false }
+        index += 1
+        while index < end {
+            guard text[index] >= UInt8(ascii: "0") && text[index] <= UInt8(ascii: "9") else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
         }
     }
 

@@ -83,7 +83,7 @@ final class FetchTable: Sendable {
     ///
     /// - Throws: The stored failure of an earlier request, or
     ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
-    func claim(_ key: String, url: URL, includePath: String?) throws -> Claim {
+    func claim(_ key: String, url: LazyURL, includePath: String?) throws -> Claim {
         let maxRequests = self.maxRequests
         let step = state.withLock { state -> Step in
             // Nearly every key is new: claim it with one lookup, and put back what was there.
@@ -113,7 +113,7 @@ final class FetchTable: Sendable {
             return .inFlight
         case .overLimit:
             throw HalleyError(
-                code: .limitExceeded, includePath: includePath, url: url,
+                code: .limitExceeded, includePath: includePath, url: url.url,
                 message: "the call would send more than \(maxRequests) requests")
         }
     }
@@ -134,7 +134,7 @@ final class FetchTable: Sendable {
     ///
     /// - Throws: The stored failure of an earlier request, ``OwnerCancelled``, or
     ///   ``HalleyError/Code/limitExceeded`` when a new request would pass the per-call limit.
-    func join(_ key: String, url: URL, includePath: String?) async throws -> HALResource? {
+    func join(_ key: String, url: LazyURL, includePath: String?) async throws -> HALResource? {
         switch try claim(key, url: url, includePath: includePath) {
         case .finished(let document):
             return document

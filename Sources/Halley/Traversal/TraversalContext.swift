@@ -71,14 +71,19 @@ final class TraversalContext: Sendable {
     /// A failure is reported at the caller's own include path, also when another branch
     /// sent the request: in partial mode each place that needed the document lists it.
     func document(at url: URL, includePath: String?) async throws -> HALResource {
+        try await inlinedDocument(at: LazyURL(url), includePath: includePath)
+    }
+
+    /// ``document(at:includePath:)`` for a URL as the engine carries it.
+    func document(at url: LazyURL, includePath: String?) async throws -> HALResource {
         try await inlinedDocument(at: url, includePath: includePath)
     }
 
     /// ``document(at:includePath:)``, inlined into the fan-out over a relation's links (one
     /// async frame fewer for each of them); the other callers share the out-of-line copy.
     @inline(__always)
-    func inlinedDocument(at url: URL, includePath: String?) async throws -> HALResource {
-        let key = url.absoluteString
+    func inlinedDocument(at url: LazyURL, includePath: String?) async throws -> HALResource {
+        let key = url.text
         // Claimed without a suspension point: only a URL another branch is fetching waits.
         // The slot this branch owns, when the claim gave it one (a join that hands the fetch on
         // does not): finishing there hashes the URL no second time.
@@ -115,7 +120,7 @@ final class TraversalContext: Sendable {
     /// path. Out of line: the cast of the error needs a run-time-sized buffer, which the async
     /// caller would allocate on entry for every document.
     @inline(never)
-    private func claim(_ key: String, url: URL, includePath: String?) throws -> FetchTable.Claim {
+    private func claim(_ key: String, url: LazyURL, includePath: String?) throws -> FetchTable.Claim {
         do {
             return try table.claim(key, url: url, includePath: includePath)
         } catch let error as HalleyError where error.includePath != includePath {
@@ -126,7 +131,7 @@ final class TraversalContext: Sendable {
     /// The document `table` holds or is fetching for `key`, or `nil` when this caller now owns
     /// the fetch. An owner cancelled mid-fetch hands the fetch on (unless this task is
     /// cancelled too); a failure reaches this caller at its own include path.
-    private static func join(_ table: FetchTable, key: String, url: URL, includePath: String?)
+    private static func join(_ table: FetchTable, key: String, url: LazyURL, includePath: String?)
         async throws -> HALResource?
     {
         while true {
@@ -142,7 +147,7 @@ final class TraversalContext: Sendable {
 
     /// The document at `url` from the table shared with sibling calls: a sibling's answer
     /// (or the request it has in flight), else requested here and handed to the siblings.
-    private func sharedDocument(at url: URL, key: String, in shared: FetchTable, includePath: String?)
+    private func sharedDocument(at url: LazyURL, key: String, in shared: FetchTable, includePath: String?)
         async throws -> HALResource
     {
         if let document = try await Self.join(shared, key: key, url: url, includePath: includePath) { return document }

@@ -248,7 +248,7 @@ struct Traverser: Sendable {
                 if index < stored.count, let answered = stored[index] {
                     document = answered
                 } else {
-                    let url = try targets.url(of: links[index], includePath: includePath)
+                    let url = try targets.location(of: links[index], includePath: includePath)
                     document = try await context.inlinedDocument(at: url, includePath: includePath)
                 }
                 // A leaf needs nothing merged: skip the call (and its frame) for each of them.
@@ -277,8 +277,8 @@ struct Traverser: Sendable {
         var fresh = Set<String>()
         let targets = context.resolver.targets(in: resource, variables: variables, queryItems: queryItems)
         for link in links {
-            guard let url = try? targets.url(of: link, includePath: includePath) else { continue }
-            let key = url.absoluteString
+            guard let url = try? targets.location(of: link, includePath: includePath) else { continue }
+            let key = url.text
             guard !context.table.isClaimed(key), fresh.insert(key).inserted, fresh.count > remaining else { continue }
             throw HalleyError(
                 code: .limitExceeded, includePath: includePath, url: resource.baseURL,

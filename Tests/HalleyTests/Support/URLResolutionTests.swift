@@ -22,6 +22,8 @@ import Testing
         "/contacts/1/avatar?size=64", "https://api.example.com/items/12?page=3&size=10",
         "/a:b@c!$&'()*+,;=", "/~user/_x-y", "https://h:/x", "https://[::1]:8080/x", "/x\\y", "/a/b/",
         "https://h/a/./b", "http://h?x#y", "https://h.", "/a|b", "/%", "/a%2", "https://ü.example/x",
+        "https://a@b@c/x", "http://h:8a/x", "https://h:99999/x", "https://h:/x", "https://:80/x", "http://h:8080",
+        "https://x.example/?q=[1]", "https://x.example/a#b#c", "https://-a_b~c.d./p",
     ]
 
     func foundation(_ reference: String, _ base: URL?) -> String? {
@@ -58,6 +60,46 @@ import Testing
         }
     }
 
+    /// Joined text is carried as it is and parsed only when asked for (`LazyURL`): Foundation
+    /// must read it as that very text, or a request would go somewhere other than where the
+    /// engine keyed it.
+    func expectVerbatim(_ reference: String, _ base: URL?, _ context: @autoclosure () -> String) {
+        for joined in [
+            URLResolution.joined(reference, base), URLResolution.joined(reference, .init(base.map(LazyURL.init))),
+        ] {
+            guard let joined else { continue }
+            #expect(URL(string: joined)?.absoluteString == joined, "\(context()) joined to \(joined)")
+        }
+    }
+
+    @Test func everyJoinedTextIsWhatFoundationReadsItAs() {
+        for baseText in Self.bases + [nil] {
+            for reference in Self.references {
+                expectVerbatim(
+                    reference, baseText.flatMap { URL(string: $0) }, "\(reference) against \(baseText ?? "none")")
+            }
+        }
+    }
+
+    @Test func generatedAbsoluteURLsJoinOnlyAsTheTextFoundationReads() {
+        // Authorities built from what URL(string:) might re-encode or reject: user info,
+        // second "@", ports that are not numbers, brackets, percent signs, non-ASCII.
+        let pieces = [
+            "a", "B", "7", ".", "-", "_", "~", "@", ":", "8080", "[", "]", "%", "%41", "ü", "!", "$", "'", "(", "*",
+            "+", ",", ";", "=", " ", "/", "?", "#",
+        ]
+        let start = UInt64.random(in: 0...UInt64.max)
+        var random = SeededGenerator(seed: start)
+        var joinedCount = 0
+        for _ in 0..<20_000 {
+            var reference = random.below(2) == 0 ? "https://" : "http://"
+            for _ in 0..<random.below(10) { reference += pieces[random.below(pieces.count)] }
+            if URLResolution.joined(reference, nil as URL?) != nil { joinedCount += 1 }
+            expectVerbatim(reference, nil, "\(reference) (seed \(start))")
+        }
+        #expect(joinedCount > 300, "plain absolute URLs are joined")
+    }
+
     @Test func generatedReferencesResolveAsFoundationDoes() {
         // Random references built from the characters that decide between the two paths.
         let pieces = [
@@ -76,6 +118,7 @@ import Testing
             #expect(
                 URLResolution.resolve(reference, against: base)?.absoluteString == foundation(reference, base),
                 "\(reference) against \(baseText) (seed \(start))")
+            expectVerbatim(reference, base, "\(reference) against \(baseText) (seed \(start))")
         }
     }
 }
