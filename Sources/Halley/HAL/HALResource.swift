@@ -35,7 +35,7 @@ public struct HALResource: Sendable, Hashable {
     /// The URL relative hrefs resolve against: the URL the document came from (after
     /// redirects) for a top-level resource; for an embedded resource, its own `self` link
     /// when it has one, otherwise the resource that embeds it.
-    public var baseURL: URL? { parts.base.location.map { URLResolution.absolute($0.url) } }
+    public var baseURL: URL? { parts.base.location?.url }
 
     /// ``baseURL`` as the engine carries it: its text, with no `URL` made for it.
     var baseLocation: LazyURL? { parts.base.location }

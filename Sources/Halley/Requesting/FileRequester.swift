@@ -43,7 +43,8 @@ public struct FileRequester: RequesterInterface, Sendable {
     /// Reads the file the URL maps to.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         try Task.checkCancellation()
-        for candidate in candidates(for: request.url) {
+        let url = request.url
+        for candidate in candidates(for: url) {
             let lexical = candidate.standardizedFileURL.path
             guard Self.isInside(lexical, resolvedDirectory) || Self.isInside(lexical, directory.path) else {
                 throw escape(request, path: lexical)
@@ -53,13 +54,13 @@ public struct FileRequester: RequesterInterface, Sendable {
             if let body = try? Data(contentsOf: URL(fileURLWithPath: resolved)) {
                 return ResourceResponse(
                     status: 200, headers: ["Content-Type": "application/hal+json"],
-                    url: request.url, body: body)
+                    location: request.location, body: body)
             }
         }
         let message = #"{"title": "Not Found", "status": 404, "detail": "no fixture file for this URL"}"#
         return ResourceResponse(
             status: 404, headers: ["Content-Type": "application/problem+json"],
-            url: request.url, body: Data(message.utf8))
+            location: request.location, body: Data(message.utf8))
     }
 
     private func escape(_ request: ResourceRequest, path: String) -> HalleyError {

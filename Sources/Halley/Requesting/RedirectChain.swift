@@ -75,9 +75,10 @@ public struct RedirectChain: Sendable {
     ///     request's ``ResourceRequest/credentialHeaders`` (any case).
     ///   - maxRedirects: How many redirects in a row are followed.
     public init(_ request: ResourceRequest, credentialHeaders: Set<String> = [], maxRedirects: Int) {
-        current = Hop(url: request.url, method: request.method, headers: request.headers, body: request.body)
+        let url = request.url
+        current = Hop(url: url, method: request.method, headers: request.headers, body: request.body)
         self.maxRedirects = maxRedirects
-        firstURL = request.url
+        firstURL = url
         requestScope = request.credentialScope
         requesterCredentialHeaders = credentialHeaders
     }

@@ -8,6 +8,10 @@ import Foundation
 /// here (for logging and tracing; it is not sent).
 public struct ResourceRequest: Sendable, Hashable {
     /// The absolute URL.
+    ///
+    /// A request keeps its URL as text and parses it on each read (the engine itself sends
+    /// most requests without ever making a `URL`): a requester reads it once per request. A
+    /// relative URL given here reads back as its absolute form.
     public var url: URL {
         get { location.url }
         set { location = LazyURL(newValue) }
@@ -100,7 +104,8 @@ public struct ResourceResponse: Sendable, Hashable {
     public var status: Int
     /// The response header fields.
     public var headers: HTTPHeaders
-    /// The URL the body came from, after redirects; relative hrefs resolve against it.
+    /// The URL the body came from, after redirects; relative hrefs resolve against it. Kept
+    /// as text and parsed on each read, as ``ResourceRequest/url`` is.
     public var url: URL {
         get { location.url }
         set { location = LazyURL(newValue) }

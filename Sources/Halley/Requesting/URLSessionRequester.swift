@@ -188,22 +188,24 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///   ``UnsupportedSettingsError`` and ``TLSConfigurationError`` (see the type's notes),
     ///   `CancellationError` when cancelled.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        try await TransportError.classifyingRefusals(at: request.url) { try await exchange(request) }
+        // Read once: a request carries its URL as text, parsed on each read (see `ResourceRequest.url`).
+        let url = request.url
+        return try await TransportError.classifyingRefusals(at: url) { try await exchange(request, url: url) }
     }
 
     /// The exchange; ``response(for:)`` puts proxy, redirect and TLS refusals into the shared
     /// vocabulary.
-    private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
+    private func exchange(_ request: ResourceRequest, url: URL) async throws -> ResourceResponse {
         if let settingsFailure { throw settingsFailure }
         var transfer = Transfer(
             chain: RedirectChain(
                 request, credentialHeaders: owner.credentialHeaders, maxRedirects: Self.maxRedirects),
             timeout: request.timeout, proxy: proxy, limits: owner.limits, maxBytes: request.maxBodyBytes,
-            url: request.url)
-        let route = try proxy?.proxy(for: request.url)
+            url: url)
+        let route = try proxy?.proxy(for: url)
         if let proxy, let route,
             let refusal = proxy.refusal(
-                url: request.url, through: route, headers: request.headers,
+                url: url, through: route, headers: request.headers,
                 credentialHeaders: transfer.chain.scope.headerNames)
         {
             throw refusal
@@ -217,7 +219,7 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
                 (data, response) = try await TaskDelegate.run(urlRequest, transfer, in: owner.session)
             }
         } catch let error as URLError {
-            throw Self.translated(error, url: request.url, route: route)
+            throw Self.translated(error, url: url, route: route)
         }
         var status = 200
         var headers = HTTPHeaders()
@@ -228,9 +230,9 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
                 http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })
         }
         if status == 407, let route {
-            throw ProxyError(proxy: route.hostAndPort, url: request.url, reason: .authenticationRequired)
+            throw ProxyError(proxy: route.hostAndPort, url: url, reason: .authenticationRequired)
         }
-        return ResourceResponse(status: status, headers: headers, url: response.url ?? request.url, body: data)
+        return ResourceResponse(status: status, headers: headers, url: response.url ?? url, body: data)
     }
 
     /// A URLSession failure as the ``TransportError`` ``CurlRequester`` gives for the same

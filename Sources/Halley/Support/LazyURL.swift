@@ -7,42 +7,37 @@ import Foundation
 /// `URL(string:)` validates the text and records where each component lies, about 3.7 k
 /// instructions, and freeing the result takes another 1 k: about a sixth of what a traversal
 /// spends per resource, for a value it only hashes, compares and hands to a requester that
-/// sends its text. The text comes one of two ways: from a `URL`, which is kept (asking gives
-/// back that very value), or as text that ``URLResolution`` joined and checked to be one
-/// Foundation parses to the same text (``init(verbatim:)``).
+/// sends its text. The text comes one of two ways: a `URL`'s `absoluteString`, or text that
+/// ``URLResolution`` joined and checked to be one Foundation parses to that very text
+/// (``init(verbatim:)``).
 ///
-/// Equal and hashed by ``text``, as the fetch table and the requesters' routes key by it.
+/// Only the text is kept, not the `URL` a caller gave: requests and responses carry this
+/// through every frame of the pipeline, and a second reference made each copy dearer (0.6 k
+/// per resource in a traversal). A `URL` asked for is the absolute one parsed from the text,
+/// equal to an absolute URL it was made from.
 struct LazyURL: Sendable, Hashable {
     /// The URL's `absoluteString`.
     let text: String
-    /// The URL this was made from, when it was. (An enum of the two costs more: copying a
-    /// multi-payload enum goes through an outlined switch, 0.6 k per resource in a traversal.)
-    private let given: URL?
 
     init(_ url: URL) {
         text = url.absoluteString
-        given = url
     }
 
     /// Text that `URL(string:)` parses, with that very text as its `absoluteString`:
     /// ``URLResolution/joined(_:_:)`` makes such text and says why it qualifies.
     init(verbatim text: String) {
         self.text = text
-        given = nil
     }
 
-    /// The URL, parsed from ``text`` on each call when it was not made from one: the engine
-    /// reads it only to describe a failure, and a requester that reads it once pays what
-    /// building the request used to.
+    /// The URL, parsed from ``text`` on each call: the engine reads it only to describe a
+    /// failure or an event, and a requester that reads it once pays what building the request
+    /// used to.
     var url: URL {
-        if let given { return given }
-        // `init(verbatim:)`'s contract, which `VerbatimURLTextTests` checks against Foundation
-        // over every shape the joining rule lets through.
-        guard let url = URL(string: text) else { preconditionFailure("verbatim URL text does not parse: \(text)") }
-        return url
+        if let url = URL(string: text) { return url }
+        // Verbatim text always parses (`URLResolutionTests` checks the joining rule against
+        // Foundation), and so does a URL's own `absoluteString`. Should one not, the lenient
+        // reading percent-encodes what it must rather than stop the program; only empty text
+        // has no reading at all, and then a file URL, which no HTTP requester fetches.
+        return URL(dataRepresentation: Data(text.utf8), relativeTo: nil) ?? URL(fileURLWithPath: "/")
     }
-
-    static func == (lhs: LazyURL, rhs: LazyURL) -> Bool { lhs.text == rhs.text }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
