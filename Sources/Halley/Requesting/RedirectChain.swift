@@ -75,7 +75,12 @@ public struct RedirectChain: Sendable {
     ///     request's ``ResourceRequest/credentialHeaders`` (any case).
     ///   - maxRedirects: How many redirects in a row are followed.
     public init(_ request: ResourceRequest, credentialHeaders: Set<String> = [], maxRedirects: Int) {
-        let url = request.url
+        self.init(request, url: request.url, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
+    }
+
+    /// ``init(_:credentialHeaders:maxRedirects:)`` for a requester that has read `request`'s
+    /// URL already (each read parses it: see ``ResourceRequest/url``).
+    init(_ request: ResourceRequest, url: URL, credentialHeaders: Set<String>, maxRedirects: Int) {
         current = Hop(url: url, method: request.method, headers: request.headers, body: request.body)
         self.maxRedirects = maxRedirects
         firstURL = url

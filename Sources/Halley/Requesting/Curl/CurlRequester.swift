@@ -207,19 +207,21 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   ``TLSConfigurationError``, ``UnsupportedSettingsError``,
     ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, `CancellationError`.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        try await TransportError.classifyingRefusals(at: request.url) { try await exchange(request) }
+        // Read once: a request carries its URL as text, parsed on each read (see `ResourceRequest.url`).
+        let url = request.url
+        return try await TransportError.classifyingRefusals(at: url) { try await exchange(request, url: url) }
     }
 
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
     /// the shared vocabulary.
-    private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
+    private func exchange(_ request: ResourceRequest, url: URL) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
-        guard Self.isHTTP(request.url) else {
-            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+        guard Self.isHTTP(url) else {
+            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: url])
         }
         if let tlsFailure { throw tlsFailure }
-        var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
+        var chain = RedirectChain(request, url: url, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             let hop = chain.current
             let route = alwaysDirect ? nil : try proxy.proxy(for: hop.url)
