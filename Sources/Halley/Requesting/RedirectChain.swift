@@ -35,8 +35,13 @@ import Foundation
 public struct RedirectChain: Sendable {
     /// One request of the chain: what to send next.
     public struct Hop: Sendable, Equatable {
-        /// Where to send it.
-        public var url: URL
+        /// Where to send it. Kept as text and parsed on each read, as ``ResourceRequest/url`` is.
+        public var url: URL {
+            get { location.url }
+            set { location = LazyURL(newValue) }
+        }
+        /// ``url`` as the engine carries it: a requester sends its text, parsing nothing.
+        var location: LazyURL
         /// With which method.
         public var method: HTTPMethod
         /// With which header fields.
@@ -61,7 +66,7 @@ public struct RedirectChain: Sendable {
 
     // What the credential rule needs, kept as given: most requests never redirect, so the
     // scope it applies is completed on the first redirect, not for every request.
-    private let firstURL: URL
+    private let firstURL: LazyURL
     private let requestScope: CredentialScope
     private let requesterCredentialHeaders: Set<String>
     /// The request's scope, anchored at its URL and with the requester's names, once built.
@@ -75,15 +80,9 @@ public struct RedirectChain: Sendable {
     ///     request's ``ResourceRequest/credentialHeaders`` (any case).
     ///   - maxRedirects: How many redirects in a row are followed.
     public init(_ request: ResourceRequest, credentialHeaders: Set<String> = [], maxRedirects: Int) {
-        self.init(request, url: request.url, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
-    }
-
-    /// ``init(_:credentialHeaders:maxRedirects:)`` for a requester that has read `request`'s
-    /// URL already (each read parses it: see ``ResourceRequest/url``).
-    init(_ request: ResourceRequest, url: URL, credentialHeaders: Set<String>, maxRedirects: Int) {
-        current = Hop(url: url, method: request.method, headers: request.headers, body: request.body)
+        current = Hop(location: request.location, method: request.method, headers: request.headers, body: request.body)
         self.maxRedirects = maxRedirects
-        firstURL = url
+        firstURL = request.location
         requestScope = request.credentialScope
         requesterCredentialHeaders = credentialHeaders
     }
@@ -93,7 +92,7 @@ public struct RedirectChain: Sendable {
     var scope: CredentialScope {
         mutating get {
             if let completedScope { return completedScope }
-            let scope = requestScope.anchored(at: firstURL).adding(headerNames: requesterCredentialHeaders)
+            let scope = requestScope.anchored(at: firstURL.url).adding(headerNames: requesterCredentialHeaders)
             completedScope = scope
             return scope
         }

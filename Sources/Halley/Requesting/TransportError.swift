@@ -241,12 +241,12 @@ extension TransportError {
     /// ``TransportError``s, the vocabulary every requester answers in; any other error passes
     /// as it is.
     static func classifyingRefusals(
-        at url: URL, _ exchange: () async throws -> ResourceResponse
+        at url: @autoclosure () -> URL, _ exchange: () async throws -> ResourceResponse
     ) async throws -> ResourceResponse {
         do {
             return try await exchange()
         } catch let error where error is TLSError || error is ProxyError || error is RedirectError {
-            throw TransportError(classifying: error, url: url) ?? error
+            throw TransportError(classifying: error, url: url()) ?? error
         }
     }
 

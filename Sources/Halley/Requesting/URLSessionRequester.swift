@@ -199,7 +199,7 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         if let settingsFailure { throw settingsFailure }
         var transfer = Transfer(
             chain: RedirectChain(
-                request, url: url, credentialHeaders: owner.credentialHeaders, maxRedirects: Self.maxRedirects),
+                request, credentialHeaders: owner.credentialHeaders, maxRedirects: Self.maxRedirects),
             timeout: request.timeout, proxy: proxy, limits: owner.limits, maxBytes: request.maxBodyBytes,
             url: url)
         let route = try proxy?.proxy(for: url)

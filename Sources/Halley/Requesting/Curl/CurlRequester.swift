@@ -207,21 +207,20 @@ public struct CurlRequester: RequesterInterface, Sendable {
     ///   ``TLSConfigurationError``, ``UnsupportedSettingsError``,
     ///   ``ResponseBodyTooLargeError``, ``ResponseHeadersTooLargeError``, `CancellationError`.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
-        // Read once: a request carries its URL as text, parsed on each read (see `ResourceRequest.url`).
-        let url = request.url
-        return try await TransportError.classifyingRefusals(at: url) { try await exchange(request, url: url) }
+        // The URL is parsed only for a refusal's error: libcurl takes the text.
+        try await TransportError.classifyingRefusals(at: request.url) { try await exchange(request) }
     }
 
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
     /// the shared vocabulary.
-    private func exchange(_ request: ResourceRequest, url: URL) async throws -> ResourceResponse {
+    private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
-        guard Self.isHTTP(url) else {
-            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        guard Self.isHTTP(request.location.text) else {
+            throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
         if let tlsFailure { throw tlsFailure }
-        var chain = RedirectChain(request, url: url, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
+        var chain = RedirectChain(request, credentialHeaders: credentialHeaders, maxRedirects: maxRedirects)
         while true {
             let hop = chain.current
             let route = alwaysDirect ? nil : try proxy.proxy(for: hop.url)
@@ -240,9 +239,8 @@ public struct CurlRequester: RequesterInterface, Sendable {
                 }
             }
             let (originLines, proxyLines) = hop.curlHeaderLines()
-            let urlString = hop.url.absoluteString
             var job = CurlJob(
-                url: hop.url, urlString: urlString, isHTTPS: Self.isHTTPS(urlString), method: hop.method,
+                location: hop.location, isHTTPS: Self.isHTTPS(hop.location.text), method: hop.method,
                 headerLines: originLines, body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             if let route {
@@ -273,7 +271,8 @@ public struct CurlRequester: RequesterInterface, Sendable {
             // trusted origins); the chain checks every later one.
             let headers = reply.headers
             guard try chain.follow(status: reply.status, location: headers["Location"]) else {
-                var response = ResourceResponse(status: reply.status, headers: headers, url: hop.url, body: reply.body)
+                var response = ResourceResponse(
+                    status: reply.status, headers: headers, location: hop.location, body: reply.body)
                 response.metrics = reply.metrics
                 return response
             }
@@ -305,10 +304,9 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
     }
 
-    /// Whether the scheme is `http` or `https`, in any case.
-    private static func isHTTP(_ url: URL) -> Bool {
-        guard let scheme = url.scheme else { return false }
-        return scheme.utf8.count <= 5 && (scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"))
+    /// Whether the URL text starts with the `http:` or `https:` scheme, in any case.
+    private static func isHTTP(_ urlString: String) -> Bool {
+        urlString.caseInsensitiveHasPrefix("http:") || isHTTPS(urlString)
     }
 
     /// Whether the URL text libcurl gets starts with `https:`, in any case: read from the text

@@ -4,11 +4,13 @@ import Foundation
 /// One HTTP exchange for the curl engine, without redirects: what ``CurlRequester`` hands to
 /// the engine's thread. Plain values only, so it crosses threads as it is.
 struct CurlJob: Sendable {
-    /// The URL, already checked to be `http` or `https`.
-    let url: URL
+    /// The URL, already checked to be `http` or `https`, as the engine carries it.
+    let location: LazyURL
+    /// The URL, for an error: parsed from ``location`` on each read.
+    var url: URL { location.url }
     /// Its text and whether it is HTTPS, worked out by the caller rather than on the
     /// engine's one thread.
-    let urlString: String
+    var urlString: String { location.text }
     let isHTTPS: Bool
     let method: HTTPMethod
     /// `Name: value` lines, CR and LF already removed.
