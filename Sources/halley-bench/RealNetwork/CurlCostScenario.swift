@@ -13,7 +13,9 @@ import Halley
 /// outside the count.
 ///
 /// `--requester curl` measures Halley only, `--requester raw` libcurl only; both run by
-/// default (then the counts add up).
+/// default (then the counts add up). `--requester raw-hal` is libcurl alone sending the request
+/// head Halley sends: its `Accept` line, and every encoding this libcurl decodes
+/// (`curl -H 'Accept: …' --compressed`), so the difference to Halley is Halley's own work.
 struct CurlCostScenario: Scenario {
     /// HTTP/1.1 keep-alive, or HTTPS with HTTP/2.
     let secure: Bool
@@ -28,8 +30,10 @@ struct CurlCostScenario: Scenario {
 
     func run(_ settings: BenchSettings) async throws -> ScenarioResult {
         let sides = settings.requesters.isEmpty ? ["curl", "raw"] : settings.requesters
-        for side in sides where side != "curl" && side != "raw" {
-            throw BenchError("\(name) measures --requester curl (Halley) or raw (libcurl alone), not \(side)")
+        for side in sides where !["curl", "raw", "raw-hal"].contains(side) {
+            throw BenchError(
+                "\(name) measures --requester curl (Halley), raw (libcurl alone) or raw-hal (libcurl alone "
+                    + "sending Halley's Accept and Accept-Encoding), not \(side)")
         }
         let backend = try BenchServer.start()
         let lab = try NginxLab.start(listSizes: [Self.size], backend: backend)
@@ -59,8 +63,13 @@ struct CurlCostScenario: Scenario {
                     "halley_cpu_per_request", "Halley's CPU per request (all threads)", unit: .seconds,
                     Samples(cpu.map { $0 / requests })))
         }
-        if sides.contains("raw") {
-            let raw = try RawCurlClient(caFile: secure ? lab.caFile : nil)
+        for side in sides where side.hasPrefix("raw") {
+            let raw =
+                side == "raw"
+                ? try RawCurlClient(caFile: secure ? lab.caFile : nil)
+                : try RawCurlClient(
+                    caFile: secure ? lab.caFile : nil, headerLines: try await Self.halleysAcceptLines(),
+                    decodesResponses: true)
             let cpu = try await measure(settings) {
                 let first = await raw.fetch([root], limit: 1)
                 let rest = await raw.fetch(items, limit: 16)
@@ -71,8 +80,11 @@ struct CurlCostScenario: Scenario {
             }
             metrics.append(
                 .measured(
-                    "curl_cpu_per_request", "libcurl's CPU per request (all threads)", unit: .seconds,
-                    Samples(cpu.map { $0 / requests })))
+                    side == "raw" ? "curl_cpu_per_request" : "curl_hal_head_cpu_per_request",
+                    side == "raw"
+                        ? "libcurl's CPU per request (all threads)"
+                        : "libcurl's CPU per request sending Halley's request head (all threads)",
+                    unit: .seconds, Samples(cpu.map { $0 / requests })))
         }
         _ = backend
         return ScenarioResult(
@@ -82,6 +94,18 @@ struct CurlCostScenario: Scenario {
                 ("calls", "\(settings.warmups) untimed + \(settings.repetitions) timed"),
             ],
             metrics: metrics)
+    }
+
+    /// The `Accept` lines a document request of Halley's carries, read from a request it made:
+    /// the one rule, not a copy of it.
+    private static func halleysAcceptLines() async throws -> [String] {
+        let probe = InMemoryRequester()
+        let url = "https://probe.example/"
+        await probe.register(url, json: [:])
+        guard let probeURL = URL(string: url) else { throw BenchError("bad URL \(url)") }
+        _ = try await ResourceManager(requester: probe).document(at: probeURL)
+        guard let request = await probe.requests.first else { throw BenchError("the probe saw no request") }
+        return request.headers.filter { $0.name.lowercased() == "accept" }.map { "\($0.name): \($0.value)" }
     }
 
     /// The CPU time of each timed call of `body`.

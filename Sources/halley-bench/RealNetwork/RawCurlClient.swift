@@ -21,6 +21,9 @@ final class RawCurlClient: @unchecked Sendable {
     private var idle: [OpaquePointer] = []
     private let caFile: String?
     private let pipeWait: Bool
+    /// `CURLOPT_HTTPHEADER` for every handle, when the client sends header lines of its own.
+    private let headerList: OpaquePointer?
+    private let decodesResponses: Bool
 
     /// What a batch fetched.
     struct Outcome: Sendable {
@@ -34,7 +37,12 @@ final class RawCurlClient: @unchecked Sendable {
     /// - Parameters:
     ///   - caFile: The only CA trusted (HTTPS), as `TLSConfiguration(trustRoots: .only([.file]))`
     ///     sets it; `nil` for plain HTTP.
-    init(caFile: String?, maxConnectionsPerHost: Int = 64) throws {
+    ///   - headerLines: `Name: value` lines sent with every request (`curl -H`).
+    ///   - decodesResponses: Asks for every encoding this libcurl decodes and decodes it
+    ///     (`CURLOPT_ACCEPT_ENCODING` of "", `curl --compressed`).
+    init(
+        caFile: String?, maxConnectionsPerHost: Int = 64, headerLines: [String] = [], decodesResponses: Bool = false
+    ) throws {
         var reason = [CChar](repeating: 0, count: 256)
         guard reason.withUnsafeMutableBufferPointer({ halley_curl_load($0.baseAddress, $0.count) }) == 1 else {
             let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -44,6 +52,8 @@ final class RawCurlClient: @unchecked Sendable {
         self.multi = multi
         self.caFile = caFile
         pipeWait = caFile != nil
+        headerList = headerLines.reduce(nil as OpaquePointer?) { list, line in halley_curl_slist_append(list, line) }
+        self.decodesResponses = decodesResponses
         _ = halley_curl_multi_setopt_long(multi, Multi.pipelining, 2)  // CURLPIPE_MULTIPLEX
         _ = halley_curl_multi_setopt_long(multi, Multi.maxHostConnections, maxConnectionsPerHost)
         _ = halley_curl_multi_setopt_long(multi, Multi.maxConnects, max(16, maxConnectionsPerHost))
@@ -52,6 +62,7 @@ final class RawCurlClient: @unchecked Sendable {
     deinit {
         for easy in idle { halley_curl_easy_cleanup(easy) }
         _ = halley_curl_multi_cleanup(multi)
+        halley_curl_slist_free_all(headerList)
     }
 
     /// Fetches every URL, `limit` at a time, on a thread of its own.
@@ -130,6 +141,8 @@ final class RawCurlClient: @unchecked Sendable {
             _ = halley_curl_easy_setopt_pointer(easy, Option.caPath, nil)
         }
         _ = halley_curl_easy_setopt_long(easy, Option.pipeWait, pipeWait ? 1 : 0)
+        if let headerList { _ = halley_curl_easy_setopt_pointer(easy, Option.httpHeader, UnsafeRawPointer(headerList)) }
+        if decodesResponses { _ = halley_curl_easy_setopt_pointer(easy, Option.acceptEncoding, "") }
         return easy
     }
 
@@ -144,6 +157,8 @@ final class RawCurlClient: @unchecked Sendable {
         static let noSignal: Int32 = 99
         static let privateData: Int32 = 10_103
         static let pipeWait: Int32 = 237
+        static let httpHeader: Int32 = 10_023
+        static let acceptEncoding: Int32 = 10_102
     }
 
     private enum Info {
