@@ -106,8 +106,11 @@ public struct RedirectChain: Sendable {
     ///   - location: Its `Location` field, if any.
     /// - Throws: ``RedirectError`` for a `Location` that is not a URL or leaves HTTP, or one
     ///   redirect more than ``maxRedirects``.
-    public mutating func follow(status: Int, location: String?) throws(RedirectError) -> Bool {
-        guard [301, 302, 303, 307, 308].contains(status), let location else { return false }
+    ///
+    /// `location` is read only for a redirect status: most responses are not redirects, and
+    /// finding a field scans every field of the response.
+    public mutating func follow(status: Int, location: @autoclosure () -> String?) throws(RedirectError) -> Bool {
+        guard [301, 302, 303, 307, 308].contains(status), let location = location() else { return false }
         let from = current.url
         guard var target = URLResolution.resolve(location, against: from),
             target.host != nil || !Self.isHTTP(target)
