@@ -23,8 +23,9 @@ struct BenchArguments: Sendable, Equatable {
           --quick          fewer repetitions and smaller sizes (a smoke run of a few seconds)
           --scenario NAME  run only NAME (repeatable); see --list
           --requester NAME the transport scenario measures only NAME: urlsession or curl
-                           (repeatable; all by default); curl-cost-* take curl (Halley)
-                           or raw (libcurl alone)
+                           (repeatable; all by default); curl-cost-* take curl (Halley),
+                           raw (libcurl alone) or raw-hal (libcurl alone sending
+                           Halley's Accept and Accept-Encoding)
           --json FILE      also write the results as JSON to FILE
           --list           print the scenario names and exit
           --help           print this text and exit
