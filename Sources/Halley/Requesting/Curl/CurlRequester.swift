@@ -212,6 +212,12 @@ public struct CurlRequester: RequesterInterface, Sendable {
 
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
     /// the shared vocabulary.
+    ///
+    /// Inlined, as ``perform(_:)`` is: each async function of its own begins with a switch to
+    /// the generic executor, and with a task executor preference every such switch asks the
+    /// task for its preferred executor under the task's status lock, only to stay where it is.
+    /// (`nonisolated(nonsending)` would avoid them too, but needs Swift 6.2.)
+    @inline(__always)
     private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
@@ -279,6 +285,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     }
 
     /// Runs one exchange on the engine; cancelling the calling task cancels it there.
+    @inline(__always)
     private func perform(_ job: CurlJob) async throws -> CurlReply {
         try Task.checkCancellation()
         let engine = owner.engine
