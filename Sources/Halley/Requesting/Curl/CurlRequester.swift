@@ -285,28 +285,22 @@ public struct CurlRequester: RequesterInterface, Sendable {
     }
 
     /// Runs one exchange on the engine; cancelling the calling task cancels it there.
+    ///
+    /// The transfer itself is what the cancellation names: the engine runs its commands in
+    /// order, so a cancellation that comes before the start is seen by the start, with no lock
+    /// or state of the call's own.
     @inline(__always)
     private func perform(_ job: CurlJob) async throws -> CurlReply {
         try Task.checkCancellation()
         let engine = owner.engine
-        let state = LockedValue(CancelState.waiting)
+        let transfer = CurlTransfer(job: job)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CurlContinuation) in
-                let id = engine.start(job, continuation: continuation)
-                let cancelledAlready = state.withLock { state -> Bool in
-                    if case .cancelled = state { return true }
-                    state = .started(id)
-                    return false
-                }
-                if cancelledAlready { engine.cancel(id) }
+                transfer.continuation = continuation
+                engine.start(transfer)
             }
         } onCancel: {
-            let started = state.withLock { state -> UInt64? in
-                defer { state = .cancelled }
-                if case .started(let id) = state { return id }
-                return nil
-            }
-            if let started { engine.cancel(started) }
+            engine.cancel(transfer)
         }
     }
 
@@ -319,14 +313,6 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// Whether the URL text libcurl gets starts with `https:`, in any case: read from the text
     /// rather than `URL.scheme`, which parses the URL again.
     private static func isHTTPS(_ urlString: String) -> Bool { urlString.caseInsensitiveHasPrefix("https:") }
-}
-
-/// Where a transfer's cancellation stands, shared by the operation and its cancellation
-/// handler.
-private enum CancelState: Sendable {
-    case waiting
-    case started(UInt64)
-    case cancelled
 }
 
 extension RedirectChain.Hop {

@@ -141,22 +141,54 @@ enum CurlHeaderFields {
     }
 }
 
-/// The state of one exchange while libcurl runs it.
+/// One exchange: made by ``CurlRequester`` for each request it sends, run by the engine's
+/// loop thread. One object per exchange carries the job to the loop, is what a cancellation
+/// names, and holds the loop's state of it: no separate box for the job, the cancellation
+/// state or the loop's table of transfers.
 ///
-/// Ownership: the engine's loop thread creates it, keeps it in its table of active
-/// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle, so the unretained pointer libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever
-/// the loop reads it back (the next transfer on the handle sets its own before the handle goes
-/// back into the multi handle). It is never touched by another thread: it is not
-/// `Sendable`, and the job and the continuation it was made from are.
-final class CurlTransfer {
-    let id: UInt64
-    /// The job and its caller, as the start command brought them.
-    let request: CurlStart
-    var job: CurlJob { request.job }
-    var continuation: CurlContinuation { request.continuation }
-    /// The easy handle, lent by the loop, which takes it back when the transfer ends.
-    let handle: CurlHandle
+/// Ownership: the loop keeps it in its list of running transfers while the easy handle is in
+/// the multi handle, and drops it after removing the handle, so the unretained pointer
+/// libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever the loop reads it back (the next
+/// transfer on the handle sets its own before the handle goes back into the multi handle).
+///
+/// Unchecked sendability is sound: ``job`` is immutable and `Sendable`. The requester's task
+/// writes ``continuation`` once, before ``CurlEngine/start(_:)`` queues the transfer under
+/// the mailbox lock, and touches no variable after; from the loop's taking of its start
+/// command (under the same lock, so after that write) every variable (the phase, the
+/// continuation, the handle, the list position, the metrics) is read and written on the loop
+/// thread only. The cancellation handler only passes the reference to
+/// ``CurlEngine/cancel(_:)``, which queues it the same way. The loop is done with the
+/// variables before it resumes the continuation.
+final class CurlTransfer: @unchecked Sendable {
+    /// Where the exchange stands, as the loop sees it.
+    enum Phase {
+        /// Made; the loop has not taken its start command yet.
+        case waiting
+        /// Cancelled before the loop took its start command: the start answers at once.
+        case cancelled
+        /// Its easy handle is in the multi handle.
+        case running
+        /// Its continuation has been resumed.
+        case finished
+    }
+
+    let job: CurlJob
+    // The variables are unchecked for exclusive access: one thread at a time uses them (see
+    // above), and none is ever passed `inout`, so no two accesses can overlap; the run-time
+    // check would cost a call per access.
+    @exclusivity(unchecked) var phase = Phase.waiting
+    /// The caller's continuation, set by the caller before the start command; taken once,
+    /// to resume it.
+    @exclusivity(unchecked) var continuation: CurlContinuation?
+    /// Its index in the loop's list of running transfers while it runs.
+    @exclusivity(unchecked) var runningIndex = 0
+    /// The easy handle, lent by the loop from the start command on; the loop takes it back
+    /// when the transfer ends.
+    @exclusivity(unchecked) private var lentHandle: CurlHandle?
+    var handle: CurlHandle {
+        guard let lentHandle else { preconditionFailure("a curl transfer used before the loop lent it a handle") }
+        return lentHandle
+    }
     var easy: OpaquePointer { handle.easy }
 
     /// The response as it arrives, read by the handle's callbacks (in C: they run for every
@@ -164,12 +196,21 @@ final class CurlTransfer {
     private var response: UnsafeMutablePointer<halley_curl_response> { handle.response }
     /// The exchange's metrics, read by ``noteMetrics(tlsVersions:)`` while the connection is
     /// still the handle's.
-    private var metrics: TransferMetrics?
+    @exclusivity(unchecked) private var metrics: TransferMetrics?
 
-    init(id: UInt64, request: CurlStart, handle: CurlHandle) {
-        self.id = id
-        self.request = request
-        self.handle = handle
+    init(job: CurlJob) {
+        self.job = job
+    }
+
+    /// The continuation, leaving none: whoever takes it resumes it, once.
+    func takeContinuation() -> CurlContinuation? {
+        defer { continuation = nil }
+        return continuation
+    }
+
+    /// Lends the transfer its easy handle, on the loop thread.
+    func lend(_ handle: CurlHandle) {
+        lentHandle = handle
     }
 
     /// The transfer behind a context pointer libcurl passes back.
