@@ -436,6 +436,7 @@ static int store_field_line(halley_curl_response *response, const unsigned char 
         .value_offset = name_offset + name_length,
         .value_length = value_length,
         .ascii = all_ascii(line, length),
+        .repeated = 0,
     };
     return 1;
 }
@@ -555,10 +556,51 @@ unsigned char *halley_curl_response_take_body(halley_curl_response *response, si
     return body;
 }
 
+void halley_curl_response_mark_repeats(halley_curl_response *response) {
+    for (size_t index = 0; index < response->field_count; index++) {
+        halley_curl_field *field = &response->fields[index];
+        field->repeated = 0;
+        if (index >= response->kept_count) {
+            continue;
+        }
+        const halley_curl_field *kept = &response->kept_fields[index];
+        size_t length = field->name_length + field->value_length;
+        // Name and value are adjacent in both blocks; equal name lengths make the split agree.
+        field->repeated = field->name_length == kept->name_length && field->value_length == kept->value_length &&
+                          (length == 0 || memcmp(response->header_block + field->name_offset,
+                                                 response->kept_block + kept->name_offset, length) == 0);
+    }
+}
+
+void halley_curl_response_keep_fields(halley_curl_response *response) {
+    unsigned char *block = response->kept_block;
+    size_t capacity = response->kept_capacity;
+    halley_curl_field *fields = response->kept_fields;
+    size_t field_capacity = response->kept_field_capacity;
+    response->kept_block = response->header_block;
+    response->kept_capacity = response->header_capacity;
+    response->kept_fields = response->fields;
+    response->kept_field_capacity = response->field_capacity;
+    response->kept_count = response->field_count;
+    response->header_block = block;
+    response->header_capacity = capacity;
+    response->fields = fields;
+    response->field_capacity = field_capacity;
+    response->header_length = 0;
+    response->field_count = 0;
+}
+
 void halley_curl_response_free(halley_curl_response *response) {
     free(response->header_block);
     free(response->fields);
     free(response->body);
+    free(response->kept_block);
+    free(response->kept_fields);
+    response->kept_block = NULL;
+    response->kept_fields = NULL;
+    response->kept_count = 0;
+    response->kept_capacity = 0;
+    response->kept_field_capacity = 0;
     response->header_block = NULL;
     response->fields = NULL;
     response->field_count = 0;

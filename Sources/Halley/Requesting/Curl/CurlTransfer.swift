@@ -69,9 +69,27 @@ enum CurlHeaderFields {
 
     private typealias Block = UnsafeBufferPointer<UInt8>
 
-    static func headers(of response: UnsafeMutablePointer<halley_curl_response>) -> HTTPHeaders {
+    /// The name and value strings of the last response's field lines on one handle, by
+    /// position: those of the fields the response keeps (``halley_curl_response_keep_fields``).
+    /// A server answers a run of requests with much the same fields in the same order
+    /// (`Server`, `Date`, `Content-Type`, `Connection`, ...): a line the callback found
+    /// byte for byte the kept one at its position takes its strings again, rather than new
+    /// strings (each validates its bytes, and allocates past 15).
+    struct Recent {
+        /// The strings are kept for this many lines, each of at most ``maxKeptBytes``:
+        /// what a handle holds between transfers stays small.
+        static let maxKeptLines = 32
+        static let maxKeptBytes = 128
+
+        fileprivate var lines: [(name: String, value: String)] = []
+    }
+
+    static func headers(of response: UnsafeMutablePointer<halley_curl_response>, recent: inout Recent) -> HTTPHeaders {
         let count = response.pointee.field_count
         guard count > 0, let fieldStart = response.pointee.fields else { return HTTPHeaders() }
+        halley_curl_response_mark_repeats(response)
+        // The next response compares with these fields, as `recent` now gets their strings.
+        defer { halley_curl_response_keep_fields(response) }
         let spans = UnsafeBufferPointer(start: fieldStart, count: count)
         // No block when every field is empty (`:`): such fields are still fields.
         let block = Block(start: response.pointee.header_block, count: response.pointee.header_length)
@@ -82,9 +100,22 @@ enum CurlHeaderFields {
         var names: [Range<Int>] = []
         names.reserveCapacity(min(count, linearLookupLimit + 1))
         var table: [String: Int]?
-        for span in spans {
+        for (index, span) in spans.enumerated() {
             let name = span.name_offset..<(span.name_offset + span.name_length)
-            let value = text(block, span.value_offset..<(span.value_offset + span.value_length), ascii: span.ascii != 0)
+            let valueRange = span.value_offset..<(span.value_offset + span.value_length)
+            let nameText: String
+            let value: String
+            if span.repeated != 0, index < recent.lines.count,
+                case (let keptName, let keptValue) = recent.lines[index],
+                // An empty pair stands for strings too long to keep.
+                keptName.utf8.count == name.count && keptValue.utf8.count == valueRange.count
+            {
+                (nameText, value) = (keptName, keptValue)
+            } else {
+                nameText = text(block, name, ascii: span.ascii != 0)
+                value = text(block, valueRange, ascii: span.ascii != 0)
+                keep(nameText, value, at: index, in: &recent)
+            }
             let existing: Int?
             if let table {
                 existing = table[lowercased(block, name)]
@@ -96,7 +127,7 @@ enum CurlHeaderFields {
                 fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
                 continue
             }
-            fields.append(HTTPHeaders.Field(name: text(block, name, ascii: span.ascii != 0), value: value))
+            fields.append(HTTPHeaders.Field(name: nameText, value: value))
             if table != nil {
                 table?[lowercased(block, name)] = fields.count - 1
             } else {
@@ -109,6 +140,20 @@ enum CurlHeaderFields {
             }
         }
         return HTTPHeaders(distinctFields: fields)
+    }
+
+    /// Keeps a line's strings at its position for the handle's next response, within the
+    /// limits; a longer one keeps an empty pair, which only an empty line matches.
+    private static func keep(_ name: String, _ value: String, at index: Int, in recent: inout Recent) {
+        guard index < Recent.maxKeptLines else { return }
+        let small = name.utf8.count <= Recent.maxKeptBytes && value.utf8.count <= Recent.maxKeptBytes
+        let line = small ? (name, value) : ("", "")
+        if index < recent.lines.count {
+            recent.lines[index] = line
+        } else {
+            // Lines are visited in order, so an index past the end is always the next one.
+            recent.lines.append(line)
+        }
     }
 
     /// Names compare without regard to ASCII case (RFC 9110, 5.1).
@@ -389,7 +434,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
-        let headers = CurlHeaderFields.headers(of: response)
+        let headers = CurlHeaderFields.headers(of: response, recent: &handle.recentHeaderLines)
         var length = 0
         let body =
             halley_curl_response_take_body(response, &length).map {
@@ -563,6 +608,8 @@ final class CurlHandle {
         var proxy: Proxy?
     }
     var applied = Applied()
+    /// The strings of the last response's header lines, for the next response's same lines.
+    var recentHeaderLines = CurlHeaderFields.Recent()
     /// `CURLOPT_HTTPHEADER` and `CURLOPT_PROXYHEADER`: libcurl reads them until the transfer
     /// ends, so the handle keeps them until the next transfer replaces them.
     private var headerList: OpaquePointer?
