@@ -11,8 +11,8 @@ struct CurlJob: Sendable {
     let urlString: String
     let isHTTPS: Bool
     let method: HTTPMethod
-    /// `Name: value` lines, CR and LF already removed.
-    let headerLines: [String]
+    /// The request's fields, CR and LF already out of them, without a `Proxy-Authorization`.
+    let headerFields: [HTTPHeaders.Field]
     let body: Data?
     /// The time left for this exchange; `nil` for no limit.
     var timeout: Duration?
@@ -305,30 +305,43 @@ final class CurlTransfer: @unchecked Sendable {
         // names on every request, so a line a GET never needs costs each GET about 2,500
         // instructions.
         let suppressesExpect = job.body != nil
-        if handle.applied.headerLines != job.headerLines || handle.applied.suppressesExpect != suppressesExpect {
+        if handle.applied.headerFields != job.headerFields || handle.applied.suppressesExpect != suppressesExpect {
             var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil
             var asksForEncodings = false
-            for line in job.headerLines {
-                list = halley_curl_slist_append(list, line)
-                asksForEncodings = asksForEncodings || Self.isAcceptEncoding(line)
+            for field in job.headerFields {
+                list = halley_curl_slist_append(list, Self.curlLine(field.name, field.value))
+                asksForEncodings = asksForEncodings || field.name.caseInsensitiveEquals("accept-encoding")
             }
             if !asksForEncodings, let line = CurlLibrary.acceptEncodingLine {
                 list = halley_curl_slist_append(list, line)
             }
-            handle.applied.headerLines = nil
+            handle.applied.headerFields = nil
             handle.replaceHeaderList(list)
             try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
-            handle.applied.headerLines = job.headerLines
+            handle.applied.headerFields = job.headerFields
             handle.applied.suppressesExpect = suppressesExpect
         }
         try setProxy()
     }
 
-    /// Whether a `Name: value` (or `Name;`) line is the caller's own `Accept-Encoding`.
-    private static func isAcceptEncoding(_ line: String) -> Bool {
-        guard line.caseInsensitiveHasPrefix("accept-encoding") else { return false }
-        let after = line.utf8.dropFirst(15).first
-        return after == UInt8(ascii: ":") || after == UInt8(ascii: ";")
+    /// `name: value`, or `name;` for an empty value (libcurl's way to send a field with no
+    /// value), made in one allocation rather than by appending the parts.
+    static func curlLine(_ name: String, _ value: String) -> String {
+        var name = name
+        var value = value
+        let separator: StaticString = value.isEmpty ? ";" : ": "
+        let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+        return name.withUTF8 { name in
+            value.withUTF8 { value in
+                separator.withUTF8Buffer { separator in
+                    String(unsafeUninitializedCapacity: count) { line in
+                        var end = line.initialize(fromContentsOf: name)
+                        end = line[end...].initialize(fromContentsOf: separator)
+                        return line[end...].initialize(fromContentsOf: value)
+                    }
+                }
+            }
+        }
     }
 
     /// The proxy of this transfer, or none: set every time it changes, because an empty
@@ -601,8 +614,8 @@ final class CurlHandle {
         var pipeWait: Bool?
         /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
         var plainGet = false
-        /// The lines of ``headerList``, after its `Expect:` when it has one.
-        var headerLines: [String]?
+        /// The fields whose lines ``headerList`` holds, after its `Expect:` when it has one.
+        var headerFields: [HTTPHeaders.Field]?
         /// ``headerList`` starts with `Expect:` (the request has a body).
         var suppressesExpect = false
         var proxy: Proxy?
