@@ -556,7 +556,20 @@ unsigned char *halley_curl_response_take_body(halley_curl_response *response, si
     return body;
 }
 
-void halley_curl_response_mark_repeats(halley_curl_response *response) {
+/// Whether two names are equal, ASCII letters compared without regard to case (RFC 9110, 5.1).
+static int same_name(const unsigned char *one, const unsigned char *other, size_t length) {
+    for (size_t index = 0; index < length; index++) {
+        unsigned char a = one[index];
+        unsigned char b = other[index];
+        if (a != b && (a >= 'A' && a <= 'Z' ? a + 32 : a) != (b >= 'A' && b <= 'Z' ? b + 32 : b)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int halley_curl_response_mark_repeats(halley_curl_response *response) {
+    int distinct = response->field_count <= HALLEY_DISTINCT_NAMES_CHECKED;
     for (size_t index = 0; index < response->field_count; index++) {
         halley_curl_field *field = &response->fields[index];
         field->repeated = 0;
@@ -570,6 +583,19 @@ void halley_curl_response_mark_repeats(halley_curl_response *response) {
                           (length == 0 || memcmp(response->header_block + field->name_offset,
                                                  response->kept_block + kept->name_offset, length) == 0);
     }
+    for (size_t index = 1; distinct && index < response->field_count; index++) {
+        const halley_curl_field *field = &response->fields[index];
+        for (size_t earlier = 0; earlier < index; earlier++) {
+            const halley_curl_field *other = &response->fields[earlier];
+            if (other->name_length == field->name_length &&
+                same_name(response->header_block + field->name_offset, response->header_block + other->name_offset,
+                          field->name_length)) {
+                distinct = 0;
+                break;
+            }
+        }
+    }
+    return distinct;
 }
 
 void halley_curl_response_keep_fields(halley_curl_response *response) {

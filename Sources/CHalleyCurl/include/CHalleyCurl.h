@@ -138,8 +138,11 @@ void halley_curl_response_reset(
 /// response holds none after.
 unsigned char *halley_curl_response_take_body(halley_curl_response *response, size_t *length);
 /// Marks each field whose name and value are byte for byte those of the kept response's field
-/// at the same position (``halley_curl_field/repeated``).
-void halley_curl_response_mark_repeats(halley_curl_response *response);
+/// at the same position (``halley_curl_field/repeated``). Returns 1 when no two fields share a
+/// name (ASCII case aside); 0 when two do, or when there are more than
+/// `HALLEY_DISTINCT_NAMES_CHECKED` fields, too many to compare each with each here.
+int halley_curl_response_mark_repeats(halley_curl_response *response);
+enum { HALLEY_DISTINCT_NAMES_CHECKED = 24 };
 /// Keeps this response's fields for the next response to compare with (their buffers trade
 /// places with the last kept ones', which the next response then fills).
 void halley_curl_response_keep_fields(halley_curl_response *response);

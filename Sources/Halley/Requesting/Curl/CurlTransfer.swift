@@ -87,7 +87,7 @@ enum CurlHeaderFields {
     static func headers(of response: UnsafeMutablePointer<halley_curl_response>, recent: inout Recent) -> HTTPHeaders {
         let count = response.pointee.field_count
         guard count > 0, let fieldStart = response.pointee.fields else { return HTTPHeaders() }
-        halley_curl_response_mark_repeats(response)
+        let distinctNames = halley_curl_response_mark_repeats(response) != 0
         // The next response compares with these fields, as `recent` now gets their strings.
         defer { halley_curl_response_keep_fields(response) }
         let spans = UnsafeBufferPointer(start: fieldStart, count: count)
@@ -95,6 +95,14 @@ enum CurlHeaderFields {
         let block = Block(start: response.pointee.header_block, count: response.pointee.header_length)
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(count)
+        if distinctNames {
+            // Nearly every response: each line is a field of its own, nothing to join.
+            for (index, span) in spans.enumerated() {
+                let (name, value) = field(index, span, block, &recent)
+                fields.append(HTTPHeaders.Field(name: name, value: value))
+            }
+            return HTTPHeaders(distinctFields: fields)
+        }
         // Where each kept field's name is in the block, to find a repeated name (any case)
         // without making strings; a table by lowercased name once there are many.
         var names: [Range<Int>] = []
@@ -102,20 +110,7 @@ enum CurlHeaderFields {
         var table: [String: Int]?
         for (index, span) in spans.enumerated() {
             let name = span.name_offset..<(span.name_offset + span.name_length)
-            let valueRange = span.value_offset..<(span.value_offset + span.value_length)
-            let nameText: String
-            let value: String
-            if span.repeated != 0, index < recent.lines.count,
-                case (let keptName, let keptValue) = recent.lines[index],
-                // An empty pair stands for strings too long to keep.
-                keptName.utf8.count == name.count && keptValue.utf8.count == valueRange.count
-            {
-                (nameText, value) = (keptName, keptValue)
-            } else {
-                nameText = text(block, name, ascii: span.ascii != 0)
-                value = text(block, valueRange, ascii: span.ascii != 0)
-                keep(nameText, value, at: index, in: &recent)
-            }
+            let (nameText, value) = field(index, span, block, &recent)
             let existing: Int?
             if let table {
                 existing = table[lowercased(block, name)]
@@ -140,6 +135,26 @@ enum CurlHeaderFields {
             }
         }
         return HTTPHeaders(distinctFields: fields)
+    }
+
+    /// The strings of the line at `index`: those kept at its position when the callback found
+    /// its bytes the same, new ones otherwise (kept for the next response).
+    @inline(__always)
+    private static func field(
+        _ index: Int, _ span: halley_curl_field, _ block: Block, _ recent: inout Recent
+    ) -> (name: String, value: String) {
+        let name = span.name_offset..<(span.name_offset + span.name_length)
+        let value = span.value_offset..<(span.value_offset + span.value_length)
+        if span.repeated != 0, index < recent.lines.count,
+            case (let keptName, let keptValue) = recent.lines[index],
+            // An empty pair stands for strings too long to keep.
+            keptName.utf8.count == name.count && keptValue.utf8.count == value.count
+        {
+            return (keptName, keptValue)
+        }
+        let made = (text(block, name, ascii: span.ascii != 0), text(block, value, ascii: span.ascii != 0))
+        keep(made.0, made.1, at: index, in: &recent)
+        return made
     }
 
     /// Keeps a line's strings at its position for the handle's next response, within the
