@@ -366,15 +366,20 @@ static size_t trim_blanks(const unsigned char **start, size_t length) {
 /// Whether no byte is 0x80 or above: eight at a time, as a line is read once per response.
 static int all_ascii(const unsigned char *bytes, size_t length) {
     uint64_t seen = 0;
-    size_t index = 0;
-    for (; index + 8 <= length; index += 8) {
-        uint64_t word;
+    if (length < 8) {
+        for (size_t index = 0; index < length; index++) {
+            seen |= bytes[index];
+        }
+        return (seen & 0x80) == 0;
+    }
+    uint64_t word;
+    for (size_t index = 0; index + 8 <= length; index += 8) {
         memcpy(&word, bytes + index, 8);
         seen |= word;
     }
-    for (; index < length; index++) {
-        seen |= bytes[index];
-    }
+    // The last eight bytes, overlapping what was read: the rest without a byte-by-byte loop.
+    memcpy(&word, bytes + length - 8, 8);
+    seen |= word;
     return (seen & 0x8080808080808080ULL) == 0;
 }
 
@@ -461,6 +466,10 @@ static size_t response_header(char *data, size_t size, size_t count, void *conte
     size_t total = size * count;
     const unsigned char *line = (const unsigned char *)data;
     size_t length = total;
+    // Almost every line ends in CRLF; anything else is trimmed a byte at a time.
+    if (length >= 2 && line[length - 2] == '\r' && line[length - 1] == '\n') {
+        length -= 2;
+    }
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) {
         length--;
     }
