@@ -221,7 +221,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
-        guard Self.isHTTP(request.url.absoluteString) else {
+        guard Self.isHTTP(request.url) else {
             throw URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
         }
         if let tlsFailure { throw tlsFailure }
@@ -276,9 +276,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
             // The first hop goes where the caller sent it (the engine only gives credentials to
             // trusted origins); the chain checks every later one.
             let headers = reply.headers
-            // Only a redirect's status reads its `Location` (a search of the fields).
-            let location = (301...308).contains(reply.status) ? headers["Location"] : nil
-            guard try chain.follow(status: reply.status, location: location) else {
+            guard try chain.follow(status: reply.status, location: headers["Location"]) else {
                 var response = ResourceResponse(status: reply.status, headers: headers, url: hop.url, body: reply.body)
                 response.metrics = reply.metrics
                 return response
@@ -306,11 +304,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
         }
     }
 
-    /// Whether the scheme is `http` or `https`, in any case: read from the URL's text, which
-    /// starts with its scheme and a colon when it has one, rather than from `URL.scheme`,
-    /// which makes a string of it (several hundred instructions a request).
-    private static func isHTTP(_ urlString: String) -> Bool {
-        urlString.caseInsensitiveHasPrefix("http:") || isHTTPS(urlString)
+    /// Whether the scheme is `http` or `https`, in any case.
+    private static func isHTTP(_ url: URL) -> Bool {
+        guard let scheme = url.scheme else { return false }
+        return scheme.utf8.count <= 5 && (scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"))
     }
 
     /// Whether the URL text libcurl gets starts with `https:`, in any case: read from the text
