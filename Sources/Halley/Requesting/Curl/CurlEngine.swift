@@ -146,27 +146,29 @@ final class CurlEngine: Sendable {
 
     // MARK: From the loop thread
 
-    /// The tasks' jobs queued since the last call. The loop is awake: what they queue while
-    /// they run needs no wake-up.
-    fileprivate func takeJobs() -> [UnownedJob] {
+    /// The tasks' jobs queued since the last call, traded for `taken`, which the loop hands
+    /// in empty: the two arrays take turns, so neither is copied or allocated again (emptying
+    /// an array that was just returned, and so shared, allocated one as large as the last
+    /// burst every time). The loop is awake: what the jobs queue while they run needs no
+    /// wake-up.
+    fileprivate func takeJobs(into taken: inout [UnownedJob]) {
         mailbox.withLock { mailbox in
             mailbox.sleeping = false
-            guard !mailbox.jobs.isEmpty else { return [] }
-            defer { mailbox.jobs.removeAll(keepingCapacity: true) }
-            return mailbox.jobs
+            if !mailbox.jobs.isEmpty { swap(&mailbox.jobs, &taken) }
         }
     }
 
-    /// The commands queued since the last call, and whether to stop. The loop is awake.
-    fileprivate func takeCommands() -> ([Command], Bool) {
+    /// The commands queued since the last call, traded for `taken` as ``takeJobs(into:)``
+    /// trades jobs, and whether to stop. The loop is awake.
+    fileprivate func takeCommands(into taken: inout [Command]) -> Bool {
         mailbox.withLock { mailbox in
             mailbox.sleeping = false
-            defer { mailbox.commands.removeAll(keepingCapacity: true) }
-            return (mailbox.commands, mailbox.stopping)
+            if !mailbox.commands.isEmpty { swap(&mailbox.commands, &taken) }
+            return mailbox.stopping
         }
     }
 
-    /// Whether the loop may sleep: no command waits. From here until ``takeCommands()`` every
+    /// Whether the loop may sleep: no command waits. From here until ``takeCommands(into:)`` every
     /// new command wakes it (a wake-up sent before the poll makes the poll return at once).
     fileprivate func maySleep() -> Bool {
         mailbox.withLock { mailbox in
@@ -209,10 +211,14 @@ extension CurlEngine: TaskExecutor {
         if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
-    /// Runs the jobs queued since the last call, on the loop thread.
-    fileprivate func runJobs() {
+    /// Runs the jobs queued since the last call, on the loop thread; `jobs` is the loop's
+    /// empty array to trade for them, and is empty again after.
+    fileprivate func runJobs(_ jobs: inout [UnownedJob]) {
+        takeJobs(into: &jobs)
+        guard !jobs.isEmpty else { return }
         let executor = asUnownedTaskExecutor()
-        for job in takeJobs() { job.runSynchronously(on: executor) }
+        for job in jobs { job.runSynchronously(on: executor) }
+        jobs.removeAll(keepingCapacity: true)
     }
 
     /// Hands jobs the ended loop will not run to the global executor.
@@ -258,11 +264,16 @@ private struct CurlLoop {
     mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
+        // The loop's halves of the mailbox's two queues (see `takeJobs(into:)`), empty between
+        // turns: locals, so that handling a command may change the loop meanwhile.
+        var jobs: [UnownedJob] = []
+        var commands: [CurlEngine.Command] = []
         while true {
             // The tasks first: what they start is added below, before libcurl runs.
-            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { engine.runJobs() }
-            let (commands, stopping) = engine.takeCommands()
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { engine.runJobs(&jobs) }
+            let stopping = engine.takeCommands(into: &commands)
             for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
             if stopping || exitingAtStart || halley_curl_process_exiting() != 0 { break }
             var stillRunning: Int32 = 0
             _ = halley_curl_multi_perform(multi, &stillRunning)
@@ -276,9 +287,11 @@ private struct CurlLoop {
         while let transfer = running.last { cancel(transfer) }
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
-        let (commands, jobs) = engine.close()
-        for case .start(let transfer) in commands { transfer.takeContinuation()?.resume(throwing: CancellationError()) }
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { CurlEngine.forward(jobs) }
+        let (unanswered, unrun) = engine.close()
+        for case .start(let transfer) in unanswered {
+            transfer.takeContinuation()?.resume(throwing: CancellationError())
+        }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { CurlEngine.forward(unrun) }
         halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
