@@ -366,15 +366,20 @@ static size_t trim_blanks(const unsigned char **start, size_t length) {
 /// Whether no byte is 0x80 or above: eight at a time, as a line is read once per response.
 static int all_ascii(const unsigned char *bytes, size_t length) {
     uint64_t seen = 0;
-    size_t index = 0;
-    for (; index + 8 <= length; index += 8) {
-        uint64_t word;
+    if (length < 8) {
+        for (size_t index = 0; index < length; index++) {
+            seen |= bytes[index];
+        }
+        return (seen & 0x80) == 0;
+    }
+    uint64_t word;
+    for (size_t index = 0; index + 8 <= length; index += 8) {
         memcpy(&word, bytes + index, 8);
         seen |= word;
     }
-    for (; index < length; index++) {
-        seen |= bytes[index];
-    }
+    // The last eight bytes, overlapping what was read: the rest without a byte-by-byte loop.
+    memcpy(&word, bytes + length - 8, 8);
+    seen |= word;
     return (seen & 0x8080808080808080ULL) == 0;
 }
 
@@ -436,6 +441,7 @@ static int store_field_line(halley_curl_response *response, const unsigned char 
         .value_offset = name_offset + name_length,
         .value_length = value_length,
         .ascii = all_ascii(line, length),
+        .repeated = 0,
     };
     return 1;
 }
@@ -460,6 +466,10 @@ static size_t response_header(char *data, size_t size, size_t count, void *conte
     size_t total = size * count;
     const unsigned char *line = (const unsigned char *)data;
     size_t length = total;
+    // Almost every line ends in CRLF; anything else is trimmed a byte at a time.
+    if (length >= 2 && line[length - 2] == '\r' && line[length - 1] == '\n') {
+        length -= 2;
+    }
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) {
         length--;
     }
@@ -555,10 +565,77 @@ unsigned char *halley_curl_response_take_body(halley_curl_response *response, si
     return body;
 }
 
+/// Whether two names are equal, ASCII letters compared without regard to case (RFC 9110, 5.1).
+static int same_name(const unsigned char *one, const unsigned char *other, size_t length) {
+    for (size_t index = 0; index < length; index++) {
+        unsigned char a = one[index];
+        unsigned char b = other[index];
+        if (a != b && (a >= 'A' && a <= 'Z' ? a + 32 : a) != (b >= 'A' && b <= 'Z' ? b + 32 : b)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int halley_curl_response_mark_repeats(halley_curl_response *response) {
+    int distinct = response->field_count <= HALLEY_DISTINCT_NAMES_CHECKED;
+    for (size_t index = 0; index < response->field_count; index++) {
+        halley_curl_field *field = &response->fields[index];
+        field->repeated = 0;
+        if (index >= response->kept_count) {
+            continue;
+        }
+        const halley_curl_field *kept = &response->kept_fields[index];
+        size_t length = field->name_length + field->value_length;
+        // Name and value are adjacent in both blocks; equal name lengths make the split agree.
+        field->repeated = field->name_length == kept->name_length && field->value_length == kept->value_length &&
+                          (length == 0 || memcmp(response->header_block + field->name_offset,
+                                                 response->kept_block + kept->name_offset, length) == 0);
+    }
+    for (size_t index = 1; distinct && index < response->field_count; index++) {
+        const halley_curl_field *field = &response->fields[index];
+        for (size_t earlier = 0; earlier < index; earlier++) {
+            const halley_curl_field *other = &response->fields[earlier];
+            if (other->name_length == field->name_length &&
+                same_name(response->header_block + field->name_offset, response->header_block + other->name_offset,
+                          field->name_length)) {
+                distinct = 0;
+                break;
+            }
+        }
+    }
+    return distinct;
+}
+
+void halley_curl_response_keep_fields(halley_curl_response *response) {
+    unsigned char *block = response->kept_block;
+    size_t capacity = response->kept_capacity;
+    halley_curl_field *fields = response->kept_fields;
+    size_t field_capacity = response->kept_field_capacity;
+    response->kept_block = response->header_block;
+    response->kept_capacity = response->header_capacity;
+    response->kept_fields = response->fields;
+    response->kept_field_capacity = response->field_capacity;
+    response->kept_count = response->field_count;
+    response->header_block = block;
+    response->header_capacity = capacity;
+    response->fields = fields;
+    response->field_capacity = field_capacity;
+    response->header_length = 0;
+    response->field_count = 0;
+}
+
 void halley_curl_response_free(halley_curl_response *response) {
     free(response->header_block);
     free(response->fields);
     free(response->body);
+    free(response->kept_block);
+    free(response->kept_fields);
+    response->kept_block = NULL;
+    response->kept_fields = NULL;
+    response->kept_count = 0;
+    response->kept_capacity = 0;
+    response->kept_field_capacity = 0;
     response->header_block = NULL;
     response->fields = NULL;
     response->field_count = 0;

@@ -79,6 +79,9 @@ typedef struct halley_curl_field {
     size_t value_length;
     /// No byte of the name or value is 0x80 or above.
     int ascii;
+    /// Set by `halley_curl_response_mark_repeats`: the name and value are byte for byte those
+    /// of the kept response's field at the same position.
+    int repeated;
 } halley_curl_field;
 
 /// One easy handle's response as it arrives, read by its header and body callbacks
@@ -114,6 +117,13 @@ typedef struct halley_curl_response {
     unsigned char *body;
     size_t body_length;
     size_t body_capacity;
+    /// The fields and block of the response last kept by `halley_curl_response_keep_fields`,
+    /// to compare the next response's with.
+    unsigned char *kept_block;
+    size_t kept_capacity;
+    halley_curl_field *kept_fields;
+    size_t kept_count;
+    size_t kept_field_capacity;
 } halley_curl_response;
 
 /// Points the handle's header and body callbacks (`CURLOPT_HEADERFUNCTION`,
@@ -127,6 +137,15 @@ void halley_curl_response_reset(
 /// Hands the body's buffer over (free it with `free`; NULL when there is no byte); the
 /// response holds none after.
 unsigned char *halley_curl_response_take_body(halley_curl_response *response, size_t *length);
+/// Marks each field whose name and value are byte for byte those of the kept response's field
+/// at the same position (``halley_curl_field/repeated``). Returns 1 when no two fields share a
+/// name (ASCII case aside); 0 when two do, or when there are more than
+/// `HALLEY_DISTINCT_NAMES_CHECKED` fields, too many to compare each with each here.
+int halley_curl_response_mark_repeats(halley_curl_response *response);
+enum { HALLEY_DISTINCT_NAMES_CHECKED = 24 };
+/// Keeps this response's fields for the next response to compare with (their buffers trade
+/// places with the last kept ones', which the next response then fills).
+void halley_curl_response_keep_fields(halley_curl_response *response);
 /// Frees the response's buffers.
 void halley_curl_response_free(halley_curl_response *response);
 

@@ -55,6 +55,10 @@ final class AsyncSemaphore: Sendable {
         }
     }
 
+    /// Inlined into its caller: an async function of its own begins with a switch to the
+    /// generic executor, which under a task executor preference asks the task for it under the
+    /// task's status lock, only to stay where it is. A saturated limit waits here once a request.
+    @inline(__always)
     func acquire() async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> Int? in

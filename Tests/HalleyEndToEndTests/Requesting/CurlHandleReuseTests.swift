@@ -78,4 +78,29 @@ import Testing
         }
         #expect(try await tinyproxy.requestLines(containing: marker, count: 2).count == 2)
     }
+
+    /// A handle reuses the strings of its last response's header lines where a line is byte
+    /// for byte the same at the same position: a line that changed, even to a value of the
+    /// same length, must come out as it is now, and a repeated response as it was.
+    @Test func responseHeaderLinesNeverCarryOverFromTheLastResponse() async throws {
+        let server = try await TestServer.hostileHTTP()
+        let requester = try CurlRequester()
+        func cookie(_ value: String) async throws -> String? {
+            let url = server.url("/set-cookie?value=" + TestServer.queryValue(value))
+            return try await requester.response(for: ResourceRequest(url: url, timeout: .seconds(10)))
+                .headers["Set-Cookie"]
+        }
+        for value in ["a=1", "a=2", "a=2", "b=2", "a=1", "a=10", "a=1"] {
+            #expect(try await cookie(value) == value)
+        }
+        let shapes = ResourceRequest(url: server.url("/header-shapes"), timeout: .seconds(10))
+        let first = try await requester.response(for: shapes).headers
+        #expect(first["X-Latin"] == "caf\u{e9}" && first["X-Repeat"] == "one, two, three", "\(first)")
+        for _ in 0..<2 {
+            let again = try await requester.response(for: shapes).headers
+            // The server's Date may move on between two responses; every other line is the same.
+            #expect(again.fields.filter { $0.name != "Date" } == first.fields.filter { $0.name != "Date" })
+        }
+        #expect(try await cookie("a=3") == "a=3")
+    }
 }

@@ -22,15 +22,17 @@ import Foundation
 final class CurlEngine: Sendable {
     /// A command for the loop thread.
     enum Command: Sendable {
-        case start(id: UInt64, request: CurlStart)
-        case cancel(id: UInt64)
+        /// Its continuation is in it already. (Not in the command: an enum holding a
+        /// continuation, whose layout the compiler does not know, is copied and switched
+        /// over through the runtime's value witnesses.)
+        case start(CurlTransfer)
+        case cancel(CurlTransfer)
     }
 
     private struct Mailbox {
         var commands: [Command] = []
         /// Tasks that prefer this engine as their executor, waiting for the loop to run them.
         var jobs: [UnownedJob] = []
-        var nextID: UInt64 = 0
         var threadStarted = false
         /// Whether the loop is (about to be) asleep in `curl_multi_poll`: only then does a new
         /// command need a wake-up, which costs a system call on each side. An awake loop
@@ -73,18 +75,13 @@ final class CurlEngine: Sendable {
 
     // MARK: From any thread
 
-    /// Queues a transfer; its continuation is resumed on the loop thread.
-    ///
-    /// - Returns: The id ``cancel(_:)`` takes.
-    func start(_ job: CurlJob, continuation: CurlContinuation) -> UInt64 {
-        let request = CurlStart(job: job, continuation: continuation)
-        let (id, startThread) = mailbox.withLock { mailbox -> (UInt64, Bool) in
-            mailbox.nextID += 1
-            mailbox.commands.append(.start(id: mailbox.nextID, request: request))
-            return (mailbox.nextID, startsThread(&mailbox))
+    /// Queues a transfer whose continuation is set; it is resumed on the loop thread.
+    func start(_ transfer: CurlTransfer) {
+        let startThread = mailbox.withLock { mailbox in
+            mailbox.commands.append(.start(transfer))
+            return startsThread(&mailbox)
         }
         if startThread { startLoopThread() }
-        return id
     }
 
     /// Marks the thread started, and whether the caller is the one to start it; otherwise
@@ -121,10 +118,11 @@ final class CurlEngine: Sendable {
     }
 
     /// Cancels a transfer: its handle is removed at once and its caller gets
-    /// `CancellationError`. Nothing happens when it already finished.
-    func cancel(_ id: UInt64) {
+    /// `CancellationError`. Nothing happens when it already finished; before its start it
+    /// makes the start answer `CancellationError` at once (commands run in order).
+    func cancel(_ transfer: CurlTransfer) {
         mailbox.withLock { mailbox in
-            mailbox.commands.append(.cancel(id: id))
+            mailbox.commands.append(.cancel(transfer))
             wake(&mailbox)
         }
     }
@@ -148,27 +146,29 @@ final class CurlEngine: Sendable {
 
     // MARK: From the loop thread
 
-    /// The tasks' jobs queued since the last call. The loop is awake: what they queue while
-    /// they run needs no wake-up.
-    fileprivate func takeJobs() -> [UnownedJob] {
+    /// The tasks' jobs queued since the last call, traded for `taken`, which the loop hands
+    /// in empty: the two arrays take turns, so neither is copied or allocated again (emptying
+    /// an array that was just returned, and so shared, allocated one as large as the last
+    /// burst every time). The loop is awake: what the jobs queue while they run needs no
+    /// wake-up.
+    fileprivate func takeJobs(into taken: inout [UnownedJob]) {
         mailbox.withLock { mailbox in
             mailbox.sleeping = false
-            guard !mailbox.jobs.isEmpty else { return [] }
-            defer { mailbox.jobs.removeAll(keepingCapacity: true) }
-            return mailbox.jobs
+            if !mailbox.jobs.isEmpty { swap(&mailbox.jobs, &taken) }
         }
     }
 
-    /// The commands queued since the last call, and whether to stop. The loop is awake.
-    fileprivate func takeCommands() -> ([Command], Bool) {
+    /// The commands queued since the last call, traded for `taken` as ``takeJobs(into:)``
+    /// trades jobs, and whether to stop. The loop is awake.
+    fileprivate func takeCommands(into taken: inout [Command]) -> Bool {
         mailbox.withLock { mailbox in
             mailbox.sleeping = false
-            defer { mailbox.commands.removeAll(keepingCapacity: true) }
-            return (mailbox.commands, mailbox.stopping)
+            if !mailbox.commands.isEmpty { swap(&mailbox.commands, &taken) }
+            return mailbox.stopping
         }
     }
 
-    /// Whether the loop may sleep: no command waits. From here until ``takeCommands()`` every
+    /// Whether the loop may sleep: no command waits. From here until ``takeCommands(into:)`` every
     /// new command wakes it (a wake-up sent before the poll makes the poll return at once).
     fileprivate func maySleep() -> Bool {
         mailbox.withLock { mailbox in
@@ -211,28 +211,19 @@ extension CurlEngine: TaskExecutor {
         if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
-    /// Runs the jobs queued since the last call, on the loop thread.
-    fileprivate func runJobs() {
+    /// Runs the jobs queued since the last call, on the loop thread; `jobs` is the loop's
+    /// empty array to trade for them, and is empty again after.
+    fileprivate func runJobs(_ jobs: inout [UnownedJob]) {
+        takeJobs(into: &jobs)
+        guard !jobs.isEmpty else { return }
         let executor = asUnownedTaskExecutor()
-        for job in takeJobs() { job.runSynchronously(on: executor) }
+        for job in jobs { job.runSynchronously(on: executor) }
+        jobs.removeAll(keepingCapacity: true)
     }
 
     /// Hands jobs the ended loop will not run to the global executor.
     fileprivate static func forward(_ jobs: [UnownedJob]) {
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
-    }
-}
-
-/// A transfer's job and its caller, as a start command carries them to the loop and the
-/// transfer keeps them: a reference, so the job (URL text, header lines, body, limits) is not
-/// copied into the command queue, out of it, and into the transfer.
-final class CurlStart: Sendable {
-    let job: CurlJob
-    let continuation: CurlContinuation
-
-    init(job: CurlJob, continuation: CurlContinuation) {
-        self.job = job
-        self.continuation = continuation
     }
 }
 
@@ -247,13 +238,15 @@ private struct MultiHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// The loop thread's own state: the active transfers by id. Created and used on that thread
+/// The loop thread's own state: the running transfers. Created and used on that thread
 /// only, as a local variable of it: a value, so that its tables are checked for exclusive
 /// access when compiled rather than on every access at run time, as a class's would be.
 private struct CurlLoop {
     private let engine: CurlEngine
     private let multi: OpaquePointer
-    private var active: [UInt64: CurlTransfer] = [:]
+    /// The transfers whose handles are in the multi handle, each knowing its index: added
+    /// and removed without hashing (a finished transfer is found through its handle).
+    private var running: [CurlTransfer] = []
     /// Easy handles kept for the next transfers, their shared options set: making one
     /// allocates libcurl's buffers and sets a dozen options.
     private var idle: [CurlHandle] = []
@@ -271,27 +264,34 @@ private struct CurlLoop {
     mutating func run() {
         // The process's exit stops every loop and waits for it (see `halley_curl_loop_began`).
         let exitingAtStart = halley_curl_loop_began(multi) == 0
+        // The loop's halves of the mailbox's two queues (see `takeJobs(into:)`), empty between
+        // turns: locals, so that handling a command may change the loop meanwhile.
+        var jobs: [UnownedJob] = []
+        var commands: [CurlEngine.Command] = []
         while true {
             // The tasks first: what they start is added below, before libcurl runs.
-            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { engine.runJobs() }
-            let (commands, stopping) = engine.takeCommands()
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { engine.runJobs(&jobs) }
+            let stopping = engine.takeCommands(into: &commands)
             for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
             if stopping || exitingAtStart || halley_curl_process_exiting() != 0 { break }
-            var running: Int32 = 0
-            _ = halley_curl_multi_perform(multi, &running)
+            var stillRunning: Int32 = 0
+            _ = halley_curl_multi_perform(multi, &stillRunning)
             collectFinished()
             // Sleeps until a socket is ready, libcurl's own next timeout (which it applies
             // when shorter than ours), or a wake-up. The timeout only bounds how long an idle
             // loop sleeps; new commands always wake it. With commands waiting it polls without
             // sleeping, so sockets are still serviced in between.
-            _ = halley_curl_multi_poll(multi, engine.maySleep() ? (active.isEmpty ? 60_000 : 1_000) : 0)
+            _ = halley_curl_multi_poll(multi, engine.maySleep() ? (running.isEmpty ? 60_000 : 1_000) : 0)
         }
-        for id in Array(active.keys) { cancel(id) }
+        while let transfer = running.last { cancel(transfer) }
         // Nothing can start after the requester is gone (each call holds it), but a command
         // that did arrive is answered rather than left waiting forever.
-        let (commands, jobs) = engine.close()
-        for case .start(_, let request) in commands { request.continuation.resume(throwing: CancellationError()) }
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { CurlEngine.forward(jobs) }
+        let (unanswered, unrun) = engine.close()
+        for case .start(let transfer) in unanswered {
+            transfer.takeContinuation()?.resume(throwing: CancellationError())
+        }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) { CurlEngine.forward(unrun) }
         halley_curl_loop_closing(multi)
         idle.removeAll()  // cleans the handles up
         _ = halley_curl_multi_cleanup(multi)
@@ -306,38 +306,66 @@ private struct CurlLoop {
 
     private mutating func handle(_ command: CurlEngine.Command) {
         switch command {
-        case .start(let id, let request):
-            let continuation = request.continuation
+        case .start(let transfer):
+            guard case .waiting = transfer.phase else {
+                // Cancelled before it started.
+                transfer.phase = .finished
+                transfer.takeContinuation()?.resume(throwing: CancellationError())
+                return
+            }
+            transfer.phase = .finished
             let handle: CurlHandle
             do {
                 handle = try idle.popLast() ?? CurlHandle(setup: engine.setup)
             } catch {
-                continuation.resume(throwing: error)
+                transfer.takeContinuation()?.resume(throwing: error)
                 return
             }
-            let transfer = CurlTransfer(id: id, request: request, handle: handle)
+            transfer.lend(handle)
             do {
                 // A handle whose options failed half-way is not reused.
                 try transfer.prepare()
             } catch {
-                continuation.resume(throwing: error)
+                transfer.takeContinuation()?.resume(throwing: error)
                 return
             }
             guard halley_curl_multi_add_handle(multi, handle.easy) == 0 else {
-                continuation.resume(throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
+                transfer.takeContinuation()?.resume(
+                    throwing: CurlUnavailableError(reason: "curl_multi_add_handle failed"))
                 return
             }
-            active[id] = transfer
-        case .cancel(let id):
-            cancel(id)
+            transfer.phase = .running
+            transfer.runningIndex = running.count
+            running.append(transfer)
+        case .cancel(let transfer):
+            cancel(transfer)
         }
     }
 
-    private mutating func cancel(_ id: UInt64) {
-        guard let transfer = active.removeValue(forKey: id) else { return }
-        _ = halley_curl_multi_remove_handle(multi, transfer.easy)
-        recycle(transfer.handle)
-        transfer.continuation.resume(throwing: CancellationError())
+    private mutating func cancel(_ transfer: CurlTransfer) {
+        switch transfer.phase {
+        case .waiting:
+            // Its start command comes next, and answers at once.
+            transfer.phase = .cancelled
+        case .running:
+            _ = halley_curl_multi_remove_handle(multi, transfer.easy)
+            recycle(transfer.handle)
+            finish(transfer, with: .failure(CancellationError()))
+        case .cancelled, .finished:
+            break
+        }
+    }
+
+    /// Takes a running transfer out of the list and resumes its caller: the last the loop
+    /// does with it.
+    private mutating func finish(_ transfer: CurlTransfer, with outcome: Result<CurlReply, any Error>) {
+        let last = running.removeLast()
+        if last !== transfer {
+            running[transfer.runningIndex] = last
+            last.runningIndex = transfer.runningIndex
+        }
+        transfer.phase = .finished
+        transfer.takeContinuation()?.resume(with: outcome)
     }
 
     private mutating func collectFinished() {
@@ -353,8 +381,7 @@ private struct CurlLoop {
             let outcome = transfer.outcome(code)
             // Out of the multi handle, so libcurl calls nothing back with its pointer.
             recycle(transfer.handle)
-            active[transfer.id] = nil
-            transfer.continuation.resume(with: outcome)
+            finish(transfer, with: outcome)
         }
     }
 }

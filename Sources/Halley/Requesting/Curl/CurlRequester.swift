@@ -213,6 +213,12 @@ public struct CurlRequester: RequesterInterface, Sendable {
 
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
     /// the shared vocabulary.
+    ///
+    /// Inlined, as ``perform(_:)`` is: each async function of its own begins with a switch to
+    /// the generic executor, and with a task executor preference every such switch asks the
+    /// task for its preferred executor under the task's status lock, only to stay where it is.
+    /// (`nonisolated(nonsending)` would avoid them too, but needs Swift 6.2.)
+    @inline(__always)
     private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
         let deadline = request.timeout.map { clock.now + $0 }
@@ -238,10 +244,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
                         code: .timedOut, url: hop.url, underlying: URLError(.timedOut), limit: request.timeout)
                 }
             }
-            let (originLines, proxyLines) = hop.curlHeaderLines()
+            let (originFields, proxyLines) = hop.curlHeaderFields()
             var job = CurlJob(
                 location: hop.location, isHTTPS: Self.isHTTPS(hop.location.text), method: hop.method,
-                headerLines: originLines, body: hop.body, timeout: remaining,
+                headerFields: originFields, body: hop.body, timeout: remaining,
                 maxBodyBytes: request.maxBodyBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount)
             if let route {
                 job.proxy = CurlProxy(route)
@@ -280,27 +286,22 @@ public struct CurlRequester: RequesterInterface, Sendable {
     }
 
     /// Runs one exchange on the engine; cancelling the calling task cancels it there.
+    ///
+    /// The transfer itself is what the cancellation names: the engine runs its commands in
+    /// order, so a cancellation that comes before the start is seen by the start, with no lock
+    /// or state of the call's own.
+    @inline(__always)
     private func perform(_ job: CurlJob) async throws -> CurlReply {
         try Task.checkCancellation()
         let engine = owner.engine
-        let state = LockedValue(CancelState.waiting)
+        let transfer = CurlTransfer(job: job)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CurlContinuation) in
-                let id = engine.start(job, continuation: continuation)
-                let cancelledAlready = state.withLock { state -> Bool in
-                    if case .cancelled = state { return true }
-                    state = .started(id)
-                    return false
-                }
-                if cancelledAlready { engine.cancel(id) }
+                transfer.continuation = continuation
+                engine.start(transfer)
             }
         } onCancel: {
-            let started = state.withLock { state -> UInt64? in
-                defer { state = .cancelled }
-                if case .started(let id) = state { return id }
-                return nil
-            }
-            if let started { engine.cancel(started) }
+            engine.cancel(transfer)
         }
     }
 
@@ -314,60 +315,61 @@ public struct CurlRequester: RequesterInterface, Sendable {
     private static func isHTTPS(_ urlString: String) -> Bool { urlString.caseInsensitiveHasPrefix("https:") }
 }
 
-/// Where a transfer's cancellation stands, shared by the operation and its cancellation
-/// handler.
-private enum CancelState: Sendable {
-    case waiting
-    case started(UInt64)
-    case cancelled
-}
-
 extension RedirectChain.Hop {
-    /// `Name: value` for libcurl, which takes `Name;` for an empty value. CR and LF cannot
-    /// reach the wire: a value holding them would start a header or a request of its own.
+    /// The fields for libcurl, CR and LF out of them: a value holding them would start a
+    /// header or a request of its own. Nearly every request has nothing to clean, and its
+    /// fields go as they are: the loop makes their lines only when they differ from those of
+    /// the handle's last transfer.
     ///
-    /// A `Proxy-Authorization` of the caller's own is kept apart, for the proxy only: it must
-    /// never reach an origin (through a proxy, or direct, where there is no proxy to take it).
-    fileprivate func curlHeaderLines() -> (origin: [String], proxy: [String]) {
-        var origin: [String] = []
+    /// A `Proxy-Authorization` of the caller's own is kept apart, as a line for the proxy
+    /// only: it must never reach an origin (through a proxy, or direct, where there is no
+    /// proxy to take it).
+    fileprivate func curlHeaderFields() -> (origin: [HTTPHeaders.Field], proxy: [String]) {
+        let fields = headers.fields
+        guard fields.contains(where: Self.needsCleaning) else { return (fields, []) }
+        var origin: [HTTPHeaders.Field] = []
         var proxy: [String] = []
-        origin.reserveCapacity(headers.fields.count)
-        for field in headers.fields {
+        origin.reserveCapacity(fields.count)
+        for field in fields {
             var name = field.name
             var value = field.value
-            if name.withUTF8({ $0.contains { $0 == 13 || $0 == 10 || $0 == UInt8(ascii: ":") } }) {
+            if Self.holdsLineBreakOrColon(name) {
                 name = name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
             }
-            if value.withUTF8({ $0.contains { $0 == 13 || $0 == 10 } }) {
+            if Self.holdsLineBreak(value) {
                 value = String(value.map { $0 == "\r" || $0 == "\n" || $0 == "\r\n" ? " " : $0 })
             }
-            let line = Self.curlLine(name, value)
             if name.caseInsensitiveEquals("proxy-authorization") {
-                proxy.append(line)
+                proxy.append(CurlTransfer.curlLine(name, value))
             } else {
-                origin.append(line)
+                origin.append(HTTPHeaders.Field(name: name, value: value))
             }
         }
         return (origin, proxy)
     }
 
-    /// `name: value`, or `name;` for an empty value, made in one allocation rather than by
-    /// appending the parts.
-    private static func curlLine(_ name: String, _ value: String) -> String {
-        var name = name
-        var value = value
-        let separator: StaticString = value.isEmpty ? ";" : ": "
-        let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
-        return name.withUTF8 { name in
-            value.withUTF8 { value in
-                separator.withUTF8Buffer { separator in
-                    String(unsafeUninitializedCapacity: count) { line in
-                        var end = line.initialize(fromContentsOf: name)
-                        end = line[end...].initialize(fromContentsOf: separator)
-                        return line[end...].initialize(fromContentsOf: value)
-                    }
-                }
-            }
+    /// Whether the field must be cleaned or go to the proxy alone.
+    private static func needsCleaning(_ field: HTTPHeaders.Field) -> Bool {
+        holdsLineBreakOrColon(field.name) || holdsLineBreak(field.value)
+            || field.name.caseInsensitiveEquals("proxy-authorization")
+    }
+
+    private static func holdsLineBreakOrColon(_ name: String) -> Bool {
+        holds(name, [13, 10, UInt8(ascii: ":")])
+    }
+
+    private static func holdsLineBreak(_ value: String) -> Bool {
+        holds(value, [13, 10])
+    }
+
+    /// With `memchr`, which reads a long value (an `Accept` list) many bytes at a time, where
+    /// a byte-by-byte search cost several instructions a byte.
+    @inline(__always)
+    private static func holds(_ text: String, _ bytes: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { buffer in
+            guard let start = buffer.baseAddress else { return false }
+            return bytes.contains { memchr(start, Int32($0), buffer.count) != nil }
         }
     }
 }
@@ -393,7 +395,7 @@ extension CurlRequester: CustomStringConvertible {
 
 extension String {
     /// ASCII case-insensitive equality with a lowercase ASCII literal, without allocating.
-    fileprivate func caseInsensitiveEquals(_ lowercase: StaticString) -> Bool {
+    func caseInsensitiveEquals(_ lowercase: StaticString) -> Bool {
         caseInsensitiveMatch(lowercase, wholeString: true)
     }
 

@@ -13,8 +13,8 @@ struct CurlJob: Sendable {
     var urlString: String { location.text }
     let isHTTPS: Bool
     let method: HTTPMethod
-    /// `Name: value` lines, CR and LF already removed.
-    let headerLines: [String]
+    /// The request's fields, CR and LF already out of them, without a `Proxy-Authorization`.
+    let headerFields: [HTTPHeaders.Field]
     let body: Data?
     /// The time left for this exchange; `nil` for no limit.
     var timeout: Duration?
@@ -71,22 +71,48 @@ enum CurlHeaderFields {
 
     private typealias Block = UnsafeBufferPointer<UInt8>
 
-    static func headers(of response: UnsafeMutablePointer<halley_curl_response>) -> HTTPHeaders {
+    /// The name and value strings of the last response's field lines on one handle, by
+    /// position: those of the fields the response keeps (``halley_curl_response_keep_fields``).
+    /// A server answers a run of requests with much the same fields in the same order
+    /// (`Server`, `Date`, `Content-Type`, `Connection`, ...): a line the callback found
+    /// byte for byte the kept one at its position takes its strings again, rather than new
+    /// strings (each validates its bytes, and allocates past 15).
+    struct Recent {
+        /// The strings are kept for this many lines, each of at most ``maxKeptBytes``:
+        /// what a handle holds between transfers stays small.
+        static let maxKeptLines = 32
+        static let maxKeptBytes = 128
+
+        fileprivate var lines: [(name: String, value: String)] = []
+    }
+
+    static func headers(of response: UnsafeMutablePointer<halley_curl_response>, recent: inout Recent) -> HTTPHeaders {
         let count = response.pointee.field_count
         guard count > 0, let fieldStart = response.pointee.fields else { return HTTPHeaders() }
+        let distinctNames = halley_curl_response_mark_repeats(response) != 0
+        // The next response compares with these fields, as `recent` now gets their strings.
+        defer { halley_curl_response_keep_fields(response) }
         let spans = UnsafeBufferPointer(start: fieldStart, count: count)
         // No block when every field is empty (`:`): such fields are still fields.
         let block = Block(start: response.pointee.header_block, count: response.pointee.header_length)
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(count)
+        if distinctNames {
+            // Nearly every response: each line is a field of its own, nothing to join.
+            for (index, span) in spans.enumerated() {
+                let (name, value) = field(index, span, block, &recent)
+                fields.append(HTTPHeaders.Field(name: name, value: value))
+            }
+            return HTTPHeaders(distinctFields: fields)
+        }
         // Where each kept field's name is in the block, to find a repeated name (any case)
         // without making strings; a table by lowercased name once there are many.
         var names: [Range<Int>] = []
         names.reserveCapacity(min(count, linearLookupLimit + 1))
         var table: [String: Int]?
-        for span in spans {
+        for (index, span) in spans.enumerated() {
             let name = span.name_offset..<(span.name_offset + span.name_length)
-            let value = text(block, span.value_offset..<(span.value_offset + span.value_length), ascii: span.ascii != 0)
+            let (nameText, value) = field(index, span, block, &recent)
             let existing: Int?
             if let table {
                 existing = table[lowercased(block, name)]
@@ -98,7 +124,7 @@ enum CurlHeaderFields {
                 fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
                 continue
             }
-            fields.append(HTTPHeaders.Field(name: text(block, name, ascii: span.ascii != 0), value: value))
+            fields.append(HTTPHeaders.Field(name: nameText, value: value))
             if table != nil {
                 table?[lowercased(block, name)] = fields.count - 1
             } else {
@@ -111,6 +137,40 @@ enum CurlHeaderFields {
             }
         }
         return HTTPHeaders(distinctFields: fields)
+    }
+
+    /// The strings of the line at `index`: those kept at its position when the callback found
+    /// its bytes the same, new ones otherwise (kept for the next response).
+    @inline(__always)
+    private static func field(
+        _ index: Int, _ span: halley_curl_field, _ block: Block, _ recent: inout Recent
+    ) -> (name: String, value: String) {
+        let name = span.name_offset..<(span.name_offset + span.name_length)
+        let value = span.value_offset..<(span.value_offset + span.value_length)
+        if span.repeated != 0, index < recent.lines.count,
+            case (let keptName, let keptValue) = recent.lines[index],
+            // An empty pair stands for strings too long to keep.
+            keptName.utf8.count == name.count && keptValue.utf8.count == value.count
+        {
+            return (keptName, keptValue)
+        }
+        let made = (text(block, name, ascii: span.ascii != 0), text(block, value, ascii: span.ascii != 0))
+        keep(made.0, made.1, at: index, in: &recent)
+        return made
+    }
+
+    /// Keeps a line's strings at its position for the handle's next response, within the
+    /// limits; a longer one keeps an empty pair, which only an empty line matches.
+    private static func keep(_ name: String, _ value: String, at index: Int, in recent: inout Recent) {
+        guard index < Recent.maxKeptLines else { return }
+        let small = name.utf8.count <= Recent.maxKeptBytes && value.utf8.count <= Recent.maxKeptBytes
+        let line = small ? (name, value) : ("", "")
+        if index < recent.lines.count {
+            recent.lines[index] = line
+        } else {
+            // Lines are visited in order, so an index past the end is always the next one.
+            recent.lines.append(line)
+        }
     }
 
     /// Names compare without regard to ASCII case (RFC 9110, 5.1).
@@ -143,22 +203,54 @@ enum CurlHeaderFields {
     }
 }
 
-/// The state of one exchange while libcurl runs it.
+/// One exchange: made by ``CurlRequester`` for each request it sends, run by the engine's
+/// loop thread. One object per exchange carries the job to the loop, is what a cancellation
+/// names, and holds the loop's state of it: no separate box for the job, the cancellation
+/// state or the loop's table of transfers.
 ///
-/// Ownership: the engine's loop thread creates it, keeps it in its table of active
-/// transfers while the easy handle is in the multi handle, and drops it after removing the
-/// handle, so the unretained pointer libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever
-/// the loop reads it back (the next transfer on the handle sets its own before the handle goes
-/// back into the multi handle). It is never touched by another thread: it is not
-/// `Sendable`, and the job and the continuation it was made from are.
-final class CurlTransfer {
-    let id: UInt64
-    /// The job and its caller, as the start command brought them.
-    let request: CurlStart
-    var job: CurlJob { request.job }
-    var continuation: CurlContinuation { request.continuation }
-    /// The easy handle, lent by the loop, which takes it back when the transfer ends.
-    let handle: CurlHandle
+/// Ownership: the loop keeps it in its list of running transfers while the easy handle is in
+/// the multi handle, and drops it after removing the handle, so the unretained pointer
+/// libcurl holds for it (`CURLOPT_PRIVATE`) is valid whenever the loop reads it back (the next
+/// transfer on the handle sets its own before the handle goes back into the multi handle).
+///
+/// Unchecked sendability is sound: ``job`` is immutable and `Sendable`. The requester's task
+/// writes ``continuation`` once, before ``CurlEngine/start(_:)`` queues the transfer under
+/// the mailbox lock, and touches no variable after; from the loop's taking of its start
+/// command (under the same lock, so after that write) every variable (the phase, the
+/// continuation, the handle, the list position, the metrics) is read and written on the loop
+/// thread only. The cancellation handler only passes the reference to
+/// ``CurlEngine/cancel(_:)``, which queues it the same way. The loop is done with the
+/// variables before it resumes the continuation.
+final class CurlTransfer: @unchecked Sendable {
+    /// Where the exchange stands, as the loop sees it.
+    enum Phase {
+        /// Made; the loop has not taken its start command yet.
+        case waiting
+        /// Cancelled before the loop took its start command: the start answers at once.
+        case cancelled
+        /// Its easy handle is in the multi handle.
+        case running
+        /// Its continuation has been resumed.
+        case finished
+    }
+
+    let job: CurlJob
+    // The variables are unchecked for exclusive access: one thread at a time uses them (see
+    // above), and none is ever passed `inout`, so no two accesses can overlap; the run-time
+    // check would cost a call per access.
+    @exclusivity(unchecked) var phase = Phase.waiting
+    /// The caller's continuation, set by the caller before the start command; taken once,
+    /// to resume it.
+    @exclusivity(unchecked) var continuation: CurlContinuation?
+    /// Its index in the loop's list of running transfers while it runs.
+    @exclusivity(unchecked) var runningIndex = 0
+    /// The easy handle, lent by the loop from the start command on; the loop takes it back
+    /// when the transfer ends.
+    @exclusivity(unchecked) private var lentHandle: CurlHandle?
+    var handle: CurlHandle {
+        guard let lentHandle else { preconditionFailure("a curl transfer used before the loop lent it a handle") }
+        return lentHandle
+    }
     var easy: OpaquePointer { handle.easy }
 
     /// The response as it arrives, read by the handle's callbacks (in C: they run for every
@@ -166,12 +258,21 @@ final class CurlTransfer {
     private var response: UnsafeMutablePointer<halley_curl_response> { handle.response }
     /// The exchange's metrics, read by ``noteMetrics(tlsVersions:)`` while the connection is
     /// still the handle's.
-    private var metrics: TransferMetrics?
+    @exclusivity(unchecked) private var metrics: TransferMetrics?
 
-    init(id: UInt64, request: CurlStart, handle: CurlHandle) {
-        self.id = id
-        self.request = request
-        self.handle = handle
+    init(job: CurlJob) {
+        self.job = job
+    }
+
+    /// The continuation, leaving none: whoever takes it resumes it, once.
+    func takeContinuation() -> CurlContinuation? {
+        defer { continuation = nil }
+        return continuation
+    }
+
+    /// Lends the transfer its easy handle, on the loop thread.
+    func lend(_ handle: CurlHandle) {
+        lentHandle = handle
     }
 
     /// The transfer behind a context pointer libcurl passes back.
@@ -221,30 +322,43 @@ final class CurlTransfer {
         // names on every request, so a line a GET never needs costs each GET about 2,500
         // instructions.
         let suppressesExpect = job.body != nil
-        if handle.applied.headerLines != job.headerLines || handle.applied.suppressesExpect != suppressesExpect {
+        if handle.applied.headerFields != job.headerFields || handle.applied.suppressesExpect != suppressesExpect {
             var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil
             var asksForEncodings = false
-            for line in job.headerLines {
-                list = halley_curl_slist_append(list, line)
-                asksForEncodings = asksForEncodings || Self.isAcceptEncoding(line)
+            for field in job.headerFields {
+                list = halley_curl_slist_append(list, Self.curlLine(field.name, field.value))
+                asksForEncodings = asksForEncodings || field.name.caseInsensitiveEquals("accept-encoding")
             }
             if !asksForEncodings, let line = CurlLibrary.acceptEncodingLine {
                 list = halley_curl_slist_append(list, line)
             }
-            handle.applied.headerLines = nil
+            handle.applied.headerFields = nil
             handle.replaceHeaderList(list)
             try set(CurlABI.Option.httpHeader, pointer: list.map { UnsafeMutableRawPointer($0) })
-            handle.applied.headerLines = job.headerLines
+            handle.applied.headerFields = job.headerFields
             handle.applied.suppressesExpect = suppressesExpect
         }
         try setProxy()
     }
 
-    /// Whether a `Name: value` (or `Name;`) line is the caller's own `Accept-Encoding`.
-    private static func isAcceptEncoding(_ line: String) -> Bool {
-        guard line.caseInsensitiveHasPrefix("accept-encoding") else { return false }
-        let after = line.utf8.dropFirst(15).first
-        return after == UInt8(ascii: ":") || after == UInt8(ascii: ";")
+    /// `name: value`, or `name;` for an empty value (libcurl's way to send a field with no
+    /// value), made in one allocation rather than by appending the parts.
+    static func curlLine(_ name: String, _ value: String) -> String {
+        var name = name
+        var value = value
+        let separator: StaticString = value.isEmpty ? ";" : ": "
+        let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+        return name.withUTF8 { name in
+            value.withUTF8 { value in
+                separator.withUTF8Buffer { separator in
+                    String(unsafeUninitializedCapacity: count) { line in
+                        var end = line.initialize(fromContentsOf: name)
+                        end = line[end...].initialize(fromContentsOf: separator)
+                        return line[end...].initialize(fromContentsOf: value)
+                    }
+                }
+            }
+        }
     }
 
     /// The proxy of this transfer, or none: set every time it changes, because an empty
@@ -350,7 +464,7 @@ final class CurlTransfer {
         }
         var responseCode = 0
         _ = halley_curl_easy_getinfo_long(easy, CurlABI.Info.responseCode, &responseCode)
-        let headers = CurlHeaderFields.headers(of: response)
+        let headers = CurlHeaderFields.headers(of: response, recent: &handle.recentHeaderLines)
         var length = 0
         let body =
             halley_curl_response_take_body(response, &length).map {
@@ -517,13 +631,15 @@ final class CurlHandle {
         var pipeWait: Bool?
         /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
         var plainGet = false
-        /// The lines of ``headerList``, after its `Expect:` when it has one.
-        var headerLines: [String]?
+        /// The fields whose lines ``headerList`` holds, after its `Expect:` when it has one.
+        var headerFields: [HTTPHeaders.Field]?
         /// ``headerList`` starts with `Expect:` (the request has a body).
         var suppressesExpect = false
         var proxy: Proxy?
     }
     var applied = Applied()
+    /// The strings of the last response's header lines, for the next response's same lines.
+    var recentHeaderLines = CurlHeaderFields.Recent()
     /// `CURLOPT_HTTPHEADER` and `CURLOPT_PROXYHEADER`: libcurl reads them until the transfer
     /// ends, so the handle keeps them until the next transfer replaces them.
     private var headerList: OpaquePointer?
