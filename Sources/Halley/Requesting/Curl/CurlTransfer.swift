@@ -219,7 +219,9 @@ enum CurlHeaderFields {
 /// command (under the same lock, so after that write) every variable (the phase, the
 /// continuation, the handle, the list position, the metrics) is read and written on the loop
 /// thread only. The cancellation handler only passes the reference to
-/// ``CurlEngine/cancel(_:)``, which queues it the same way. The loop is done with the
+/// ``CurlEngine/cancel(_:)``, which queues it the same way; a cancel the loop takes before the
+/// start command writes only ``phase``, which the requester's task never reads or writes (it
+/// may still be writing ``continuation``, a separate location). The loop is done with the
 /// variables before it resumes the continuation.
 final class CurlTransfer: @unchecked Sendable {
     /// Where the exchange stands, as the loop sees it.
