@@ -123,8 +123,17 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
 /// Header names are ASCII tokens compared without regard to case (RFC 9110, 5.1).
 private func sameName(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.count == rhs.utf8.count
-        && zip(lhs.utf8, rhs.utf8).allSatisfy { lowerASCII($0) == lowerASCII($1) }
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    // Over the bytes themselves when both strings have them contiguous (native strings do):
+    // `zip` of the two views cost about 250 instructions per lookup of a response's field.
+    let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right in
+            for index in left.indices where lowerASCII(left[index]) != lowerASCII(right[index]) { return false }
+            return true
+        }
+    }
+    if let compared = compared ?? nil { return compared }
+    return zip(lhs.utf8, rhs.utf8).allSatisfy { lowerASCII($0) == lowerASCII($1) }
 }
 
 private func lowerASCII(_ byte: UInt8) -> UInt8 {
