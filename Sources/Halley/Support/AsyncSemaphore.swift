@@ -83,9 +83,13 @@ final class AsyncSemaphore: Sendable {
         } onCancel: {
             cancelWaiter(id)
         }
-        // A cancellation that raced with being served left its mark unread.
-        state.withLock { state in
-            if !state.cancelledEarly.isEmpty { state.cancelledEarly.remove(id) }
+        // A cancellation that raced with being served left its mark unread. Only a cancelled
+        // task's handler leaves one, and a task stays cancelled: an uncancelled waiter, nearly
+        // every one, skips the third lock.
+        if Task.isCancelled {
+            state.withLock { state in
+                if !state.cancelledEarly.isEmpty { state.cancelledEarly.remove(id) }
+            }
         }
     }
 
