@@ -249,6 +249,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// The easy handle, lent by the loop from the start command on; the loop takes it back
     /// when the transfer ends.
     @exclusivity(unchecked) private var lentHandle: CurlHandle?
+    /// Unreachable without a handle, whatever a server sends: the loop lends one in the start
+    /// command before anything else it does with the transfer (`prepare`), and reads this only
+    /// for a transfer in its running list (added after `lend`) or a finished one it found
+    /// through that handle's `CURLOPT_PRIVATE`. No response byte decides the order.
     var handle: CurlHandle {
         guard let lentHandle else { preconditionFailure("a curl transfer used before the loop lent it a handle") }
         return lentHandle
