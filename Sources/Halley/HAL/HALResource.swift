@@ -236,13 +236,8 @@ public struct HALResource: Sendable, Hashable {
             case .document(let location), .selfLinkOrDocument(let location):
                 return location
             case .selfLink(let href, let document):
-                // What ``HALResource/baseURL`` resolves the `self` link to, joined as the
-                // engine joins every link when plain text allows (``URLResolution``).
-                if let joined = URLResolution.joined(href, URLResolution.OriginPrefix(document)) {
-                    return LazyURL(verbatim: joined)
-                }
-                guard let url = URL(string: href, relativeTo: document?.url), url.scheme != nil else { return document }
-                return LazyURL(url)
+                // Resolved as the engine resolves every link (``URLResolution``).
+                return URLResolution.resolve(href, against: document, requiringScheme: true) ?? document
             }
         }
     }
@@ -291,7 +286,8 @@ public struct HALResource: Sendable, Hashable {
 
     /// Resolves an href (or an expanded template) against ``baseURL``.
     public func resolve(_ href: String) -> URL? {
-        URLResolution.resolve(href, against: baseURL)
+        // Against the base's text: a plain href joins to it without parsing the base.
+        URLResolution.resolve(href, against: baseLocation)?.url
     }
 }
 

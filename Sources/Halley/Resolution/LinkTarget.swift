@@ -36,10 +36,6 @@ enum LinkTarget {
     private static func resolved(_ href: String, _ base: LazyURL?, _ origin: URLResolution.OriginPrefix?)
         -> LazyURL?
     {
-        if let joined = URLResolution.joined(href, origin ?? URLResolution.OriginPrefix(base)) {
-            return LazyURL(verbatim: joined)
-        }
-        guard let url = URL(string: href, relativeTo: base?.url)?.absoluteURL, url.scheme != nil else { return nil }
-        return LazyURL(url)
+        URLResolution.resolve(href, against: base, origin: origin, requiringScheme: true)
     }
 }

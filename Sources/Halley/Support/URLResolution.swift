@@ -16,6 +16,20 @@ enum URLResolution {
         return URL(string: reference, relativeTo: base)?.absoluteURL
     }
 
+    /// ``resolve(_:against:)`` for a base the engine carries as text (``LazyURL``): joined text
+    /// is carried as it is, and the base is parsed only when Foundation resolves. `origin`,
+    /// when given, is `base`'s (``OriginPrefix``), found once for many references.
+    /// `requiringScheme` refuses a result without a scheme (joined text always has one).
+    static func resolve(
+        _ reference: String, against base: LazyURL?, origin: OriginPrefix? = nil, requiringScheme: Bool = false
+    ) -> LazyURL? {
+        if let joined = joined(reference, origin ?? OriginPrefix(base)) { return LazyURL(verbatim: joined) }
+        guard let url = URL(string: reference, relativeTo: base?.url)?.absoluteURL,
+            !requiringScheme || url.scheme != nil
+        else { return nil }
+        return LazyURL(url)
+    }
+
     /// `url` made absolute: a URL relative to a chain of bases resolves level by level, each
     /// through ``resolve(_:against:)``.
     static func absolute(_ url: URL) -> URL {
