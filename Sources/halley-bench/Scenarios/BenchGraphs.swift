@@ -92,20 +92,26 @@ enum BenchGraphs {
 
     /// A root at `rootPath` linking `count` item resources as an array under `rel`; item `i`
     /// is `itemPath(i)`. Several indexes may map to the same path (for deduplication).
+    ///
+    /// - Returns: Every registered body by its absolute URL, the same `Data` the requester
+    ///   holds (for work measured without Halley, such as ``ScaleFloor``).
+    @discardableResult
     static func registerList(
         on requester: InMemoryRequester, rootPath: String, rel: String, count: Int,
         rootLatency: Duration? = nil, itemPath: (Int) -> String
-    ) async {
+    ) async -> [String: Data] {
         let links = (0..<count).map { link(itemPath($0)) }
-        await requester.register(
-            base + rootPath, json: resource(rootPath, links: [(rel, .array(links))], state: [("count", .int(count))]),
-            latency: rootLatency)
-        var registered = Set<String>()
+        let rootBody = resource(rootPath, links: [(rel, .array(links))], state: [("count", .int(count))]).serialized()
+        await requester.register(base + rootPath, InMemoryRequester.Route(body: rootBody, latency: rootLatency))
+        var bodies = [base + rootPath: rootBody]
         for index in 0..<count {
-            let path = itemPath(index)
-            guard registered.insert(path).inserted else { continue }
-            await requester.register(base + path, json: item(path, index: index))
+            let url = base + itemPath(index)
+            guard bodies[url] == nil else { continue }
+            let body = item(itemPath(index), index: index).serialized()
+            bodies[url] = body
+            await requester.register(url, InMemoryRequester.Route(body: body))
         }
+        return bodies
     }
 
     /// A small item resource (about 200 bytes).

@@ -23,10 +23,11 @@ struct ScaleScenario: Scenario {
         var watchedSamples: (size: Int, samples: Samples)?
         // One call of the smallest and of the largest size, kept for the paired flatness runs.
         var pairedCalls: [(size: Int, call: () async throws -> Void)] = []
+        var floors: [(size: Int, floor: ScaleFloor)] = []
         for size in sizes {
             let requester = InMemoryRequester(latency: .zero)
             let rootPath = "/scale-\(size)"
-            await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) {
+            let bodies = await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) {
                 "/items/\($0)"
             }
             let manager = ResourceManager(requester: requester)
@@ -37,6 +38,9 @@ struct ScaleScenario: Scenario {
             try await verify(manager, requester, root: root, size: size, options: options)
 
             if size == sizes.first || size == sizes.last {
+                let floor = ScaleFloor(bodies: bodies, root: BenchGraphs.base + rootPath, rel: "items")
+                guard try floor.call() == size else { throw BenchError("N = \(size): the floor lost items") }
+                floors.append((size, floor))
                 pairedCalls.append(
                     (
                         size,
@@ -86,32 +90,60 @@ struct ScaleScenario: Scenario {
             }
         }
         if let first = perResource.first, let last = perResource.last, first.size != last.size,
-            let small = pairedCalls.first, let large = pairedCalls.last
+            let small = pairedCalls.first, let large = pairedCalls.last,
+            let smallFloor = floors.first, let largeFloor = floors.last
         {
             // The two sizes alternate, call by call: this VM's speed drifts by tens of percent
             // over seconds, which the ratio of two medians taken a minute apart would carry.
             // An untimed small call first absorbs what freeing the large result left behind.
+            // The floor's calls alternate with them in the same way, in the same minute.
             var smallTimes: [Double] = []
             var largeTimes: [Double] = []
+            var smallFloorTimes: [Double] = []
+            var largeFloorTimes: [Double] = []
             for repetition in 0..<settings.repetitions {
                 try await small.call()
                 let smallTime = try await Timing.time(small.call).seconds / Double(small.size + 1)
                 let largeTime = try await Timing.time(large.call).seconds / Double(large.size + 1)
+                _ = try smallFloor.floor.call()
+                let smallFloorTime = try await Timing.time { _ = try smallFloor.floor.call() }.seconds
+                let largeFloorTime = try await Timing.time { _ = try largeFloor.floor.call() }.seconds
                 guard repetition >= settings.warmups else { continue }
                 smallTimes.append(smallTime)
                 largeTimes.append(largeTime)
+                smallFloorTimes.append(smallFloorTime / Double(smallFloor.size + 1))
+                largeFloorTimes.append(largeFloorTime / Double(largeFloor.size + 1))
             }
+            let flatness = Samples.ratios(largeTimes, smallTimes)
+            let floorFlatness = Samples.ratios(largeFloorTimes, smallFloorTimes)
             metrics.insert(
                 .measured(
                     "flatness", "time per resource, N = \(last.size) / N = \(first.size) (paired, alternating calls)",
-                    unit: .ratio, Samples.ratios(largeTimes, smallTimes), target: .atMost(Self.flatness)),
+                    unit: .ratio, flatness, target: .atMost(Self.flatness)),
                 at: 0)
+            metrics.insert(
+                .measured(
+                    "floor_flatness",
+                    "the floor (parse, look up, keep; no engine), N = \(last.size) / N = \(first.size) (paired)",
+                    unit: .ratio, floorFlatness),
+                at: 1)
+            metrics.insert(
+                .single(
+                    "flatness_over_floor", "Halley's ratio / the floor's ratio (medians)", unit: .ratio,
+                    flatness.median / floorFlatness.median),
+                at: 2)
+            metrics.insert(
+                .measured(
+                    "floor_time_per_resource_\(smallFloor.size)",
+                    "the floor at N = \(smallFloor.size): time per resource",
+                    unit: .seconds, Samples(smallFloorTimes)),
+                at: 3)
             if let low = growthPerResource[first.size], let high = growthPerResource[last.size], low > 0 {
                 metrics.insert(
                     .single(
                         "memory_flatness", "peak RSS growth per resource, N = \(last.size) / N = \(first.size)",
                         unit: .ratio, high / low),
-                    at: 1)
+                    at: 4)
             }
         }
         if let watched = watchedSamples, let enforced = perResource.last {
