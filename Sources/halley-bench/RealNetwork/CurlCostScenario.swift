@@ -14,8 +14,9 @@ import Halley
 ///
 /// `--requester curl` measures Halley only, `--requester raw` libcurl only; both run by
 /// default (then the counts add up). `--requester raw-hal` is libcurl alone sending the request
-/// head Halley sends: its `Accept` line, and every encoding this libcurl decodes
-/// (`curl -H 'Accept: …' --compressed`), so the difference to Halley is Halley's own work.
+/// head Halley sends: its `Accept` line, and the `Accept-Encoding` line naming every encoding
+/// this libcurl decodes, with decoding on (`curl -H 'Accept: …' -H 'Accept-Encoding: …'
+/// --compressed`), so the difference to Halley is Halley's own work.
 struct CurlCostScenario: Scenario {
     /// HTTP/1.1 keep-alive, or HTTPS with HTTP/2.
     let secure: Bool
@@ -68,7 +69,7 @@ struct CurlCostScenario: Scenario {
                 side == "raw"
                 ? try RawCurlClient(caFile: secure ? lab.caFile : nil)
                 : try RawCurlClient(
-                    caFile: secure ? lab.caFile : nil, headerLines: try await Self.halleysAcceptLines(),
+                    caFile: secure ? lab.caFile : nil, headerLines: try await Self.halleysRequestHeadLines(),
                     decodesResponses: true)
             let cpu = try await measure(settings) {
                 let first = await raw.fetch([root], limit: 1)
@@ -96,16 +97,18 @@ struct CurlCostScenario: Scenario {
             metrics: metrics)
     }
 
-    /// The `Accept` lines a document request of Halley's carries, read from a request it made:
-    /// the one rule, not a copy of it.
-    private static func halleysAcceptLines() async throws -> [String] {
+    /// The lines Halley's `CurlRequester` adds to libcurl's own for a document request: the
+    /// `Accept` line, read from a request Halley made, and the `Accept-Encoding` line the
+    /// requester sends in place of libcurl's copy (`CurlLibrary`). The rules, not copies.
+    private static func halleysRequestHeadLines() async throws -> [String] {
         let probe = InMemoryRequester()
         let url = "https://probe.example/"
         await probe.register(url, json: [:])
         guard let probeURL = URL(string: url) else { throw BenchError("bad URL \(url)") }
         _ = try await ResourceManager(requester: probe).document(at: probeURL)
         guard let request = await probe.requests.first else { throw BenchError("the probe saw no request") }
-        return request.headers.filter { $0.name.lowercased() == "accept" }.map { "\($0.name): \($0.value)" }
+        let accept = request.headers.filter { $0.name.lowercased() == "accept" }.map { "\($0.name): \($0.value)" }
+        return accept + (CurlLibrary.acceptEncodingLine.map { [$0] } ?? [])
     }
 
     /// The CPU time of each timed call of `body`.

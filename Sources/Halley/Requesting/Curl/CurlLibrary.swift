@@ -26,7 +26,7 @@ public struct CurlUnavailableError: Error, Sendable, Hashable, CustomStringConve
 }
 
 /// The process's libcurl, opened once on first use.
-enum CurlLibrary {
+package enum CurlLibrary {
     /// `nil` once libcurl is loaded and initialized; the reason it could not be otherwise.
     static let loadFailure: CurlUnavailableError? = {
         var reason = [CChar](repeating: 0, count: 256)
@@ -50,7 +50,9 @@ enum CurlLibrary {
     /// Sent as one of the request's own lines, libcurl leaves out its copy, which it would
     /// format byte by byte twice on every request (about 4,000 instructions each); decoding
     /// stays on through `CURLOPT_ACCEPT_ENCODING`.
-    static let acceptEncodingLine: String? = {
+    package static let acceptEncodingLine: String? = {
+        // Loads libcurl first: read before that, the features would be none, for good.
+        guard loadFailure == nil else { return nil }
         let features = halley_curl_features()
         var names: [String] = []
         if features & (1 << 3) != 0 { names += ["deflate", "gzip"] }  // CURL_VERSION_LIBZ
