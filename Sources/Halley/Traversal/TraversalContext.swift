@@ -15,8 +15,9 @@ final class TraversalContext: Sendable {
     /// ``table`` still counts each URL this call needs against its own ``CallOptions/maxRequests``.
     private let shared: FetchTable?
     let maxItemsPerPage: Int
-    /// How many elements of one fan-out are in progress at once: well above the concurrency
-    /// limit, so the window never holds requests back.
+    /// How many elements of one fan-out of branches are in progress at once: well above the
+    /// concurrency limit, so the window never holds requests back while workers are busy in
+    /// their branches' children. A fan-out of leaves runs as many workers as the limit.
     let fanOutWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 

@@ -198,7 +198,8 @@ struct Traverser: Sendable {
     /// Embedded resources with `nodes` merged into each, in order.
     private func mergedAll(_ resources: [HALResource], nodes: [IncludePlan.Node]) async throws -> [JSONObject] {
         guard !nodes.isEmpty else { return resources.map(\.json) }
-        let results = try await orderedMap(resources, ClosureTransform { try await merged($0, nodes: nodes) })
+        let results = try await orderedMap(
+            resources, ClosureTransform { try await merged($0, nodes: nodes) }, window: context.fanOutWindow)
         return results.compactMap { $0 }
     }
 
@@ -224,7 +225,15 @@ struct Traverser: Sendable {
         }
         let fetch = LinkFetch(
             traverser: self, links: links, stored: stored, targets: targets, nodes: nodes, includePath: includePath)
-        let results = try await orderedMap(Array(links.indices), fetch)
+        // Leaves are one request each: as many workers as the call may send at once keep every
+        // slot busy, and each finds a free one instead of queueing for it (a suspension, a
+        // continuation and a cancellation handler per request: about 8 k instructions of a
+        // request through libcurl).
+        // Each worker also builds its request only when it can send it, so a conditional
+        // request never waits behind others that may evict its cache entry meanwhile.
+        // A branch's workers spend time in its children without a slot: those keep the window.
+        let window = nodes.isEmpty ? context.pipeline.maxConcurrency : context.fanOutWindow
+        let results = try await orderedMap(Array(links.indices), fetch, window: window)
         return results.compactMap { $0 ?? nil }
     }
 
@@ -289,18 +298,18 @@ struct Traverser: Sendable {
 
     /// `transform` applied to every element concurrently, results in input order.
     ///
-    /// At most ``TraversalContext/fanOutWindow`` elements are in progress at once, each by one
-    /// of as many workers that take the next element as soon as their last is done: a relation
-    /// of 100,000 links then costs a few hundred tasks, not 100,000, and tasks past the window
-    /// would only queue for the concurrency limit anyway. As with a task per element, no
-    /// element waits for a sibling: a worker moves on only when its element is done.
+    /// At most `window` elements are in progress at once, each by one of as many workers that
+    /// take the next element as soon as their last is done: a relation of 100,000 links then
+    /// costs a few hundred tasks at most, not 100,000, and tasks past the window would only
+    /// queue for the concurrency limit anyway. As with a task per element, no element waits
+    /// for a sibling: a worker moves on only when its element is done.
     @inline(__always)
-    private func orderedMap<Transform: OrderedTransform>(_ elements: [Transform.Element], _ transform: Transform)
-        async throws -> [Transform.Output?]
-    {
+    private func orderedMap<Transform: OrderedTransform>(
+        _ elements: [Transform.Element], _ transform: Transform, window: Int
+    ) async throws -> [Transform.Output?] {
         typealias Result = Transform.Output
         if elements.count == 1 { return [try await transform(elements[0])] }
-        let workers = min(context.fanOutWindow, elements.count)
+        let workers = min(window, elements.count)
         let next = LockedValue(0)
         return try await withThrowingTaskGroup(of: [(Int, Result)].self) { group in
             for _ in 0..<workers {
