@@ -41,6 +41,10 @@ final class RequestPipeline: Sendable {
     private let semaphore: AsyncSemaphore
     /// The call's limit on requests in flight.
     let maxConcurrency: Int
+    /// Whether a request may wait without holding a slot of ``maxConcurrency``: for the pause
+    /// before a retry, a credential refresh, or the header provider. Another request can use
+    /// the slot meanwhile only if one is ready to take it.
+    var waitsOutsideTheLimit: Bool { retryPolicy.maxAttempts > 1 || refresher != nil || headerProvider != nil }
     private let inFlight = LockedValue<[String: Int]>([:])
     /// Holds every attempt to `requestTimeout`; `nil` without one.
     private let watchdog: AttemptWatchdog?

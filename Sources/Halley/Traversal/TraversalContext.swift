@@ -17,8 +17,16 @@ final class TraversalContext: Sendable {
     let maxItemsPerPage: Int
     /// How many elements of one fan-out of branches are in progress at once: well above the
     /// concurrency limit, so the window never holds requests back while workers are busy in
-    /// their branches' children. A fan-out of leaves runs as many workers as the limit.
+    /// their branches' children.
     let fanOutWindow: Int
+    /// The same for a fan-out of leaves, one request each: as many as the concurrency limit,
+    /// so each request finds a free slot instead of queueing for one (a suspension, a
+    /// continuation and a cancellation handler per request, about 8 k instructions of a
+    /// request through libcurl), and is built only when it can be sent. When a request may
+    /// wait without a slot (``RequestPipeline/waitsOutsideTheLimit``), the wide window, so
+    /// that other workers use that slot meanwhile. (A worker whose URL another is fetching
+    /// waits for that one request without a slot, as it would with the wide window.)
+    let leafWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 
     init(call: Call, collectsFailures: Bool, sharing shared: FetchTable? = nil) {
@@ -28,6 +36,7 @@ final class TraversalContext: Sendable {
         resolver = call.resolver
         maxItemsPerPage = options.maxItemsPerPage
         fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
+        leafWindow = pipeline.waitsOutsideTheLimit ? fanOutWindow : pipeline.maxConcurrency
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)
         self.shared = shared

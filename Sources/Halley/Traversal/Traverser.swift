@@ -225,14 +225,8 @@ struct Traverser: Sendable {
         }
         let fetch = LinkFetch(
             traverser: self, links: links, stored: stored, targets: targets, nodes: nodes, includePath: includePath)
-        // Leaves are one request each: as many workers as the call may send at once keep every
-        // slot busy, and each finds a free one instead of queueing for it (a suspension, a
-        // continuation and a cancellation handler per request: about 8 k instructions of a
-        // request through libcurl).
-        // Each worker also builds its request only when it can send it, so a conditional
-        // request never waits behind others that may evict its cache entry meanwhile.
-        // A branch's workers spend time in its children without a slot: those keep the window.
-        let window = nodes.isEmpty ? context.pipeline.maxConcurrency : context.fanOutWindow
+        // A branch's workers spend time in its children without a slot; a leaf is one request.
+        let window = nodes.isEmpty ? context.leafWindow : context.fanOutWindow
         let results = try await orderedMap(Array(links.indices), fetch, window: window)
         return results.compactMap { $0 ?? nil }
     }

@@ -49,6 +49,29 @@ import Testing
         }
     }
 
+    /// A to-many of leaves runs only as many workers as the limit, unless a request may wait
+    /// without a slot: here the first item's retry pauses for a minute, and the slot it left
+    /// must serve the other items meanwhile, not sit idle until the pause ends.
+    @Test func aSlotFreedByARetrysPauseServesTheNextLeaf() async throws {
+        let gate = GatedRequester()
+        let requester = FailingFirstItem(gate: gate)
+        await gate.serve("/a", links: ["items": .array((0..<3).map { Graph.link("/items/\($0)") })])
+        for index in 1..<3 { await gate.serve("/items/\(index)", ["n": .int(index)]) }
+        var options = CallOptions()
+        options.maxConcurrency = 2
+        options.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .seconds(60), jitter: 0)
+        let call = Task {
+            try await ResourceManager(requester: requester).resource(
+                from: Graph.url("/a"), includes: ["[items]"], options: options)
+        }
+        defer { call.cancel() }
+        _ = try await gate.waitForParked(1)
+        await gate.release()
+        // `/items/0` answered 503 and its worker pauses: both other items must be in flight.
+        let waiting = try await gate.waitForParked(2, limit: .seconds(5))
+        #expect(Set(waiting) == [base + "/items/1", base + "/items/2"])
+    }
+
     @Test func aDepthThreeTreeTakesFourRoundTrips() async throws {
         let gate = GatedRequester()
         func add(_ path: String, level: Int) async {
@@ -211,5 +234,15 @@ import Testing
             return error.code == .invalidInclude && underlying.offset == 9
         }
         #expect(await requester.requestCount == 0)
+    }
+}
+
+/// `/items/0` answers 503 at once; everything else waits at the gate.
+private struct FailingFirstItem: RequesterInterface {
+    let gate: GatedRequester
+
+    func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        guard request.url.path == "/items/0" else { return try await gate.response(for: request) }
+        return ResourceResponse(status: 503, url: request.url, body: Data())
     }
 }
