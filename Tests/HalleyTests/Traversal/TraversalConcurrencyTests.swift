@@ -70,6 +70,8 @@ import Testing
         // `/items/0` answered 503 and its worker pauses: both other items must be in flight.
         let waiting = try await gate.waitForParked(2, limit: .seconds(5))
         #expect(Set(waiting) == [base + "/items/1", base + "/items/2"])
+        call.cancel()
+        _ = await call.result  // the pause ends with the cancellation, not after a minute
     }
 
     @Test func aDepthThreeTreeTakesFourRoundTrips() async throws {
