@@ -96,7 +96,8 @@ final class ItemWindow: Sendable {
         let fetch = try state.withLock { state -> Fetch? in
             if state.cancelled { throw CancellationError() }
             guard state.next < positions.count else { return nil }
-            let end = min(state.next + items.width, positions.count)
+            // The room left first: `next + width` overflows for a limit of `Int.max` ("none").
+            let end = state.next + min(items.width, positions.count - state.next)
             while state.started < end {
                 let index = positions.lowerBound + state.started
                 state.fetches[state.started] = Task { try await items.fetch(index) }

@@ -35,7 +35,8 @@ final class TraversalContext: Sendable {
         rootURL = call.rootURL
         resolver = call.resolver
         maxItemsPerPage = options.maxItemsPerPage
-        fanOutWindow = max(256, 4 * pipeline.maxConcurrency)
+        // Four times the limit, short of overflowing: `Int.max` is how a caller says "no limit".
+        fanOutWindow = max(256, min(pipeline.maxConcurrency, Int.max / 4) * 4)
         leafWindow = pipeline.waitsOutsideTheLimit ? fanOutWindow : pipeline.maxConcurrency
         self.collectsFailures = collectsFailures
         table = FetchTable(maxRequests: options.maxRequests)

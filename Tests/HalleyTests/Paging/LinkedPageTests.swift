@@ -164,6 +164,14 @@ import Testing
         #expect(otherOrigin.headers["Authorization"] == nil, "another origin than the page's")
     }
 
+    /// `Int.max` reads as "no limit": the window ahead of the reader is computed from it.
+    @Test func enumeratingWithTheLargestConcurrencyLimitSucceeds() async throws {
+        let requester = await linkedPages(itemsPerPage: 20)
+        var options = CallOptions()
+        options.maxConcurrency = .max
+        #expect(try await items(requester, options: options).collect().map(\.n) == Array(0..<20))
+    }
+
     @Test func enumeratingEveryItemOfAThousandLinkPageWithDefaultSettingsSucceeds() async throws {
         let requester = await linkedPages()
         let all = try await items(requester).collect()

@@ -74,6 +74,22 @@ import Testing
         _ = await call.result  // the pause ends with the cancellation, not after a minute
     }
 
+    /// `Int.max` reads as "no limit": the fan-out's worker count is computed from the limit,
+    /// and it must not overflow (a trap) on the way.
+    @Test func theLargestConcurrencyLimitIsNoLimit() async throws {
+        let requester = InMemoryRequester()
+        await requester.serve("/a", links: ["items": .array((0..<40).map { Graph.link("/items/\($0)") })])
+        for index in 0..<40 { await requester.serve("/items/\(index)", ["n": .int(index)]) }
+        var options = CallOptions()
+        options.maxConcurrency = .max
+        for include: Include in ["[items]", "[items].absent"] {
+            let result = try await ResourceManager(requester: requester).resource(
+                from: Graph.url("/a"), includes: [include], options: options)
+            #expect(result["items"]?.arrayValue?.count == 40, "\(include)")
+            #expect(result["items"]?[39]?["n"] == 39, "\(include)")
+        }
+    }
+
     @Test func aDepthThreeTreeTakesFourRoundTrips() async throws {
         let gate = GatedRequester()
         func add(_ path: String, level: Int) async {
