@@ -526,9 +526,10 @@ private struct Transfer: Sendable {
         if let timeout {
             // FoundationNetworking truncates the interval to whole seconds (0.5 s times out at
             // once), so URLSession gets at least a second, rounded up; the engine enforces the
-            // exact budget itself.
+            // exact budget itself. At most 10^9 s (31 years): FoundationNetworking counts the
+            // interval in milliseconds of an `Int`, which a longer one overflows (a trap).
             let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            request.timeoutInterval = max(1, seconds.rounded(.up))
+            request.timeoutInterval = min(max(1, seconds.rounded(.up)), 1e9)
         }
         return request
     }

@@ -95,6 +95,15 @@ import Testing
         #expect(error.description == "no response from 127.0.0.1:\(server.port) in time")
     }
 
+    /// A limit too long to count in milliseconds is no limit, not an overflow (a trap).
+    @Test(arguments: Transport.allCases)
+    func theLongestTimeoutIsNoLimit(transport: Transport) async throws {
+        let server = try await TestServer.shared()
+        let request = ResourceRequest(url: server.url("/linked-item/1"), timeout: .seconds(Int64.max))
+        let response = try await requester(transport).response(for: request)
+        #expect(response.status == 200)
+    }
+
     // MARK: Through the engine
 
     @Test func theEngineKeepsTheCodeAndRetriesWhatMayPass() async throws {
