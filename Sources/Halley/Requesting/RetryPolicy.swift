@@ -64,8 +64,13 @@ public struct RetryPolicy: Sendable, Hashable {
         if let retryAfter { return min(retryAfter, maxRetryAfter) }
         let base = Double(baseDelay.components.seconds) + Double(baseDelay.components.attoseconds) / 1e18
         let ceiling = Double(maxDelay.components.seconds) + Double(maxDelay.components.attoseconds) / 1e18
-        var seconds = min(base * pow(multiplier, Double(attempt - 1)), ceiling)
-        if jitter > 0 { seconds *= 1 + Double.random(in: -jitter...jitter) }
+        var seconds = base * pow(multiplier, Double(attempt - 1))
+        // Written so that a NaN (from a NaN multiplier) stops at the ceiling too.
+        if !(seconds <= ceiling) { seconds = ceiling }
+        // No uniform distribution spans an infinite range: an infinite jitter spreads as 1 does.
+        if jitter > 0 { seconds *= 1 + Double.random(in: jitter.isFinite ? -jitter...jitter : -1...1) }
+        // Past what 64 bits of nanoseconds hold (292 years), the ceiling itself.
+        guard seconds < 9e9 else { return maxDelay }
         return .nanoseconds(Int64(max(0, seconds) * 1e9))
     }
 

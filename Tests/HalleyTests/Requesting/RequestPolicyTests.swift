@@ -93,6 +93,21 @@ import Testing
                 == .seconds(1))
     }
 
+    /// Delays too long for 64 bits of nanoseconds, infinite or NaN factors: a delay, not a trap.
+    @Test func extremeRetrySettingsGiveADelayNotACrash() {
+        let forever = RetryPolicy(
+            maxAttempts: 3, baseDelay: .seconds(Int64.max), maxDelay: .seconds(Int64.max), jitter: 0)
+        #expect(forever.delay(after: 2, retryAfter: nil) == .seconds(Int64.max))
+        let steep = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(5), multiplier: .infinity)
+        #expect(steep.delay(after: 1, retryAfter: nil) <= .seconds(2))
+        #expect(steep.delay(after: 2, retryAfter: nil) <= .seconds(10))
+        let unknown = RetryPolicy(
+            maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(5), multiplier: .nan, jitter: 0)
+        #expect(unknown.delay(after: 2, retryAfter: nil) == .seconds(5))
+        let wild = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(5), jitter: .infinity)
+        #expect(wild.delay(after: 1, retryAfter: nil) <= .seconds(2))
+    }
+
     @Test func givesUpAfterMaxAttemptsAndNeverRetriesPostUnlessAllowed() async throws {
         let requester = InMemoryRequester()
         await requester.register(base + "/down", InMemoryRequester.Route(status: 502, body: Data("bad gateway".utf8)))
