@@ -313,7 +313,10 @@ extension Duration {
     /// How people say a limit: `250 ms`, `2 s`, `1.5 s`, `90 s`.
     var spoken: String {
         let (seconds, attoseconds) = components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        // Whole seconds where milliseconds would not fit in 64 bits (a limit meaning "none").
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1000)
+        let (milliseconds, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        if overflowed || overflowedAgain { return "\(seconds) s" }
         if milliseconds < 1000 {
             if milliseconds == 0 && attoseconds > 0 {
                 return "\(attoseconds / 1_000_000_000_000) µs"
