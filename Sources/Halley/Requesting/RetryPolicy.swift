@@ -62,9 +62,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before attempt `attempt + 1` after attempt `attempt` failed.
     func delay(after attempt: Int, retryAfter: Duration?) -> Duration {
         if let retryAfter { return min(retryAfter, maxRetryAfter) }
-        let base = Double(baseDelay.components.seconds) + Double(baseDelay.components.attoseconds) / 1e18
-        let ceiling = Double(maxDelay.components.seconds) + Double(maxDelay.components.attoseconds) / 1e18
-        var seconds = base * pow(multiplier, Double(attempt - 1))
+        let ceiling = maxDelay.inSeconds
+        var seconds = baseDelay.inSeconds * pow(multiplier, Double(attempt - 1))
         // Written so that a NaN (from a NaN multiplier) stops at the ceiling too.
         if !(seconds <= ceiling) { seconds = ceiling }
         // No uniform distribution spans an infinite range: an infinite jitter spreads as 1 does.

@@ -314,9 +314,7 @@ extension Duration {
     var spoken: String {
         let (seconds, attoseconds) = components
         // Whole seconds where milliseconds would not fit in 64 bits (a limit meaning "none").
-        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1000)
-        let (milliseconds, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        if overflowed || overflowedAgain { return "\(seconds) s" }
+        guard let milliseconds = wholeMilliseconds else { return "\(seconds) s" }
         if milliseconds < 1000 {
             if milliseconds == 0 && attoseconds > 0 {
                 return "\(attoseconds / 1_000_000_000_000) µs"

@@ -528,8 +528,7 @@ private struct Transfer: Sendable {
             // once), so URLSession gets at least a second, rounded up; the engine enforces the
             // exact budget itself. At most 10^9 s (31 years): FoundationNetworking counts the
             // interval in milliseconds of an `Int`, which a longer one overflows (a trap).
-            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-            request.timeoutInterval = min(max(1, seconds.rounded(.up)), 1e9)
+            request.timeoutInterval = min(max(1, timeout.inSeconds.rounded(.up)), 1e9)
         }
         return request
     }

@@ -315,10 +315,7 @@ final class CurlTransfer: @unchecked Sendable {
         var milliseconds: Int64 = 0  // no limit
         if let timeout = job.timeout {
             // A limit past what 64 bits of milliseconds hold (292 million years) is no limit.
-            let (seconds, attoseconds) = timeout.components
-            let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1000)
-            let (total, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-            milliseconds = overflowed || overflowedAgain ? 0 : max(1, total)
+            milliseconds = timeout.wholeMilliseconds.map { max(1, $0) } ?? 0
         }
         try set(CurlABI.Option.timeoutMilliseconds, Int(milliseconds))
         // Only a measured exchange has libcurl report its TLS version (to the handle's
