@@ -61,9 +61,10 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         /// value where the problem is (`Link header, byte 57`, counted from 0 in its UTF-8, the
         /// fields of a response joined with `", "`).
         public static let invalidLinkHeader = Code(rawValue: "invalidLinkHeader")
-        /// A link of the response's `Link` header field whose `anchor` names another resource:
-        /// it is that resource's link, not this one's (RFC 8288, 3.2), so it was left out and
-        /// reported in ``HALResource/problems``.
+        /// Not reported any more: a `Link` value whose `anchor` names another resource is that
+        /// resource's well-formed link (RFC 8288, 3.2), left out of this resource's links
+        /// without a problem. Kept so code that names it still compiles.
+        @available(*, deprecated, message: "a link anchored at another resource is not a problem; it is never reported")
         public static let linkHeaderAnchoredElsewhere = Code(rawValue: "linkHeaderAnchoredElsewhere")
         /// The code's name.
         public var description: String { rawValue }

@@ -110,14 +110,10 @@ enum LinkHeader {
                         "the anchor \"\(shortened(anchor))\" is not a URI reference; the link was left out")
                     continue
                 }
+                // A link anchored at another resource is that resource's link (RFC 8288,
+                // section 3.2): well formed, just not this resource's, so neither kept nor a problem.
                 let text = context.absoluteString
-                guard text == url.absoluteString || text == selfURL?.absoluteString else {
-                    report(
-                        .linkHeaderAnchoredElsewhere,
-                        "the link to <\(shortened(value.target))> is about \(shortened(text)) (its anchor), not this resource, "
-                            + "and was left out")
-                    continue
-                }
+                guard text == url.absoluteString || text == selfURL?.absoluteString else { continue }
             }
             guard let target = value.target.isEmpty ? url : URLResolution.resolve(value.target, against: url) else {
                 report(
@@ -217,6 +213,33 @@ enum LinkHeader {
 
     /// The `path` of a problem at `offset`: where in the response it is.
     static func path(_ offset: Int) -> String { "Link header, byte \(offset)" }
+
+    /// The value of `field` that a problem at ``path(_:)`` is about: the part between the
+    /// value starts (`<` at the start or after a comma) around its byte, or the whole field when
+    /// the path names no byte.
+    static func value(atPath path: String, in field: String) -> String {
+        let prefix = "Link header, byte "
+        let bytes = Array(field.utf8)
+        guard path.hasPrefix(prefix), let offset = Int(path.dropFirst(prefix.count)), offset < bytes.count else {
+            return field
+        }
+        // Where each value starts: a `<` with only spaces between it and a comma or the start.
+        var starts: [Int] = []
+        var afterComma = true
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "<"), afterComma { starts.append(index) }
+            if byte == UInt8(ascii: ",") {
+                afterComma = true
+            } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+                afterComma = false
+            }
+        }
+        let start = starts.last { $0 <= offset } ?? 0
+        var end = starts.first { $0 > offset } ?? bytes.count
+        // Up to the comma before the next value.
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: ",") { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte

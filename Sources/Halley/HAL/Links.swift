@@ -59,8 +59,9 @@ public struct Links: Sendable, Hashable {
     /// The CURIE prefixes this resource declares itself.
     public private(set) var curies: [CURIE]
     /// Malformed links that were left out, each with its path, and the values of a `Link`
-    /// header field that could not be read (``HALDocumentError/Code/invalidLinkHeader``,
-    /// ``HALDocumentError/Code/linkHeaderAnchoredElsewhere``). See ``HALParsingOptions``.
+    /// header field that could not be read (``HALDocumentError/Code/invalidLinkHeader``). A
+    /// `Link` value anchored at another resource is that resource's link: left out, and not a
+    /// problem. See ``HALParsingOptions``.
     public private(set) var problems: [HALDocumentError]
 
     var scope: CURIEScope

@@ -33,7 +33,7 @@ final class RequestPipeline: Sendable {
     /// reading a fresh state. Kept for the call only, as the call's headers are.
     private let lastScope = LockedValue<(names: Set<String>, credentials: [String], scope: [UInt8])?>(nil)
     /// ``staticScope(of:_:)``'s two answers, once known (the call's headers never change).
-    private let staticScopes = LockedValue<(trusted: [UInt8]?, untrusted: [UInt8]?)>((nil, nil))
+    private let staticScopes = LockedValue<(trusted: StateScope?, untrusted: StateScope?)>((nil, nil))
     private let refresher: CredentialRefresher?
     private let maxBodyBytes: Int
     /// How fetched documents are parsed.
@@ -246,7 +246,7 @@ final class RequestPipeline: Sendable {
     /// `stateUsed` for the documents it uses.
     func storedDocuments(at urls: [URL?]) -> [HALResource?] {
         guard let recorder, readsStoreDirectly else { return Array(repeating: nil, count: urls.count) }
-        var scopes: [[UInt8]?] = []
+        var scopes: [StateScope?] = []
         scopes.reserveCapacity(urls.count)
         for url in urls {
             guard let url, (try? checkScheme(LazyURL(url), includePath: nil)) != nil else {
@@ -260,7 +260,7 @@ final class RequestPipeline: Sendable {
 
     /// The scope of a `GET` of `url` as ``build(_:)`` would make it with no provider or hook:
     /// the credentials go to a trusted origin or to none, so two scopes cover every URL.
-    private func staticScope(of url: URL, _ recorder: any ResponseRecording) -> [UInt8] {
+    private func staticScope(of url: URL, _ recorder: any ResponseRecording) -> StateScope {
         let trusted = credentialScope.trusts(url)
         if let known = staticScopes.withLock({ trusted ? $0.trusted : $0.untrusted }) { return known }
         let request = headed(
@@ -272,18 +272,21 @@ final class RequestPipeline: Sendable {
         return scope
     }
 
-    /// The store's fingerprint of `request`'s credentials, from ``lastScope`` when they are
-    /// the last ones seen.
-    private func stateScope(of request: ResourceRequest, _ recorder: any ResponseRecording) -> [UInt8] {
+    /// Whose state `request` reads: the store's fingerprint of its credentials (from
+    /// ``lastScope`` when they are the last ones seen) and its selecting headers.
+    private func stateScope(of request: ResourceRequest, _ recorder: any ResponseRecording) -> StateScope {
         var credentials: [String] = []
         for field in request.headers where request.credentialScope.isCredential(field.name) {
             credentials.append(field.name.lowercased() + ":" + field.value)
         }
         let names = request.credentialScope.headerNames
-        if let last = lastScope.get(), last.credentials == credentials, last.names == names { return last.scope }
+        let headers = SelectingHeaders(request)
+        if let last = lastScope.get(), last.credentials == credentials, last.names == names {
+            return StateScope(credentials: last.scope, headers: headers)
+        }
         let scope = recorder.scope(of: request)
         lastScope.set((names, credentials, scope))
-        return scope
+        return StateScope(credentials: scope, headers: headers)
     }
 
     /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)
@@ -805,9 +808,10 @@ final class RequestPipeline: Sendable {
     }
 
     /// Applies the one invalidation rule (``ResponseInvalidation``) to the cache and the store
-    /// after an answer to an unsafe request.
+    /// after an answer to an unsafe request, and tells observers which of its header values
+    /// were not used (a `204` has no document whose problems could say so).
     private func invalidate(after response: ResourceResponse, to request: ResourceRequest) {
-        guard cache != nil || recorder != nil else { return }
+        guard cache != nil || recorder != nil || isObserved else { return }
         let invalidation = ResponseInvalidation(
             method: request.method, target: request.url, response: response, trusts: credentialScope.trusts)
         for ignored in invalidation.ignored where invalidation.succeeded {

@@ -223,16 +223,10 @@ public final class ResponseCache: Sendable {
         fingerprints.values(of: request, names: names)
     }
 
-    /// The lowercased, sorted, distinct names in the response's `Vary` fields.
+    /// The lowercased, sorted, distinct names in the response's `Vary` fields (the store's
+    /// rule too).
     private static func varyNames(_ response: ResourceResponse) -> [String] {
-        var names: Set<String> = []
-        for field in response.headers where field.name.lowercased() == "vary" {
-            for name in field.value.split(separator: ",") {
-                let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-                if !trimmed.isEmpty { names.insert(trimmed) }
-            }
-        }
-        return names.sorted()
+        SelectingHeaders.varyNames(response.headers)
     }
 
     private func evict(_ state: inout State) {

@@ -68,9 +68,14 @@ struct ResponseInvalidation: Sendable {
         if succeeded {
             invalidated.append(target)
             invalidated.append(contentsOf: [location, contentLocation].compactMap { $0 })
-            let linkFields = response.headers.filter { $0.name.lowercased() == "link" }.map(\.value)
-            if !linkFields.isEmpty {
-                let (links, _) = LinkHeader.links(in: linkFields.joined(separator: ", "), url: base, selfURL: nil)
+            // The value each problem is about is named: a response without a document has
+            // nowhere else to say it.
+            for field in response.headers where field.name.lowercased() == "link" {
+                let (links, problems) = LinkHeader.links(in: field.value, url: base, selfURL: nil)
+                for problem in problems {
+                    let value = LinkHeader.value(atPath: problem.path, in: field.value)
+                    ignored.append(Ignored(field: "Link", value: value, reason: problem.message))
+                }
                 for (rel, link) in links where rel.rawValue == Self.invalidatesRelation {
                     if let url = trusted("Link", link.href, URL(string: link.href)) { invalidated.append(url) }
                 }

@@ -38,15 +38,17 @@ public struct ResourceHandle: Sendable, Hashable {
         try Call(manager, at: .url(url), options: options, trusting: trustRoot)
     }
 
-    /// Where this handle's state lives: its URL and the credentials a request would carry now.
-    func stateKey() async throws -> StateKey {
-        store.key(for: try await call().pipeline.probe(url))
+    /// Whose state this handle reads: the credentials and headers a request would carry now.
+    func stateScope() async throws -> StateScope {
+        store.stateScope(of: try await call().pipeline.probe(url))
     }
 
     // MARK: Reading
 
     /// The state: the stored one while fresh (no request), else fetched (conditionally when
-    /// the stored state has validators). Concurrent calls share one request.
+    /// the stored state has validators). Concurrent calls with the same headers share one
+    /// request; a cancelled caller ends at once with `CancellationError`, and the request is
+    /// cancelled when no caller waits for it.
     ///
     /// ```swift
     /// let state = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).get()
@@ -58,16 +60,21 @@ public struct ResourceHandle: Sendable, Hashable {
         let call = try call()
         let (store, url) = (self.store, self.url)
         return try await call.withinDeadline {
-            let key = store.key(for: try await call.pipeline.probe(url))
-            if let state = store.fresh(key) {
+            let scope = store.stateScope(of: try await call.pipeline.probe(url))
+            if let state = store.fresh(url, scope: scope) {
                 call.pipeline.emit(.stateUsed(url: url))
                 return state
             }
-            return try await store.shared(key) { try await Self.fetch(url, key: key, call: call, store: store) }
+            return try await store.shared(url, scope: scope) {
+                try await Self.fetch(url, scope: scope, call: call, store: store)
+            }
         }
     }
 
     /// The state decoded as `type` with the manager's decoder (``HalleyCodable`` models too).
+    ///
+    /// An embedded copy may be partial (the HAL draft): when the state is only an embedded copy
+    /// and does not decode as `type`, the resource's own URL is fetched once and that is decoded.
     ///
     /// ```swift
     /// struct Order: Decodable { let total: Double }
@@ -77,7 +84,12 @@ public struct ResourceHandle: Sendable, Hashable {
     /// - Throws: ``HalleyError`` (``HalleyError/Code/decoding`` naming the JSON path), and as
     ///   ``get()``.
     public func get<Value: Decodable>(_ type: Value.Type) async throws -> Value {
-        try decode(type, from: try await get())
+        let state = try await get()
+        do {
+            return try decode(type, from: state)
+        } catch  where state.isEmbedded {
+            return try decode(type, from: try await refresh())
+        }
     }
 
     /// `state` decoded as `type`, as ``get(_:)`` decodes it.
@@ -98,8 +110,8 @@ public struct ResourceHandle: Sendable, Hashable {
         let call = try call()
         let (store, url) = (self.store, self.url)
         return try await call.withinDeadline {
-            let key = store.key(for: try await call.pipeline.probe(url))
-            return try await Self.fetch(url, key: key, call: call, store: store)
+            let scope = store.stateScope(of: try await call.pipeline.probe(url))
+            return try await Self.fetch(url, scope: scope, call: call, store: store)
         }
     }
 
@@ -113,25 +125,26 @@ public struct ResourceHandle: Sendable, Hashable {
     /// ```
     public var current: ResourceState? {
         get async {
-            guard let key = try? await stateKey() else { return nil }
-            return store.stored(key)?.read(at: .now)
+            guard let scope = try? await stateScope() else { return nil }
+            return store.read(url, scope: scope)
         }
     }
 
     /// One request for the state: conditional with the stored validators (not an embedded
     /// copy's, which has none of its own).
-    private static func fetch(_ url: URL, key: StateKey, call: Call, store: ResourceStore) async throws
+    private static func fetch(_ url: URL, scope: StateScope, call: Call, store: ResourceStore) async throws
         -> ResourceState
     {
-        let held = store.stored(key)
+        let found = store.stored(url, scope: scope)
+        let held = found?.stored
         var validators: HTTPHeaders = [:]
         if let held, !held.state.isEmbedded {
             if let etag = held.state.etag { validators["If-None-Match"] = etag }
             if let lastModified = held.state.lastModified { validators["If-Modified-Since"] = lastModified }
         }
         let (response, document) = try await call.pipeline.revalidate(url, validators: validators)
-        if let document { return store.storeFetched(document, response: response, key: key, url: url) }
-        guard let held else {
+        if let document { return store.storeFetched(document, response: response, url: url, scope: scope) }
+        guard let found else {
             // Only a request with validators accepts a 304, and those come from `held`.
             throw HalleyError(
                 code: .http, url: url,
@@ -139,7 +152,7 @@ public struct ResourceHandle: Sendable, Hashable {
                     "the server answered 304 Not Modified to a request without validators, and nothing is stored to reuse"
             )
         }
-        return store.confirm(held, key: key, notModified: response)
+        return store.confirm(found.stored, key: found.key, notModified: response)
     }
 
     // MARK: Links
@@ -233,8 +246,8 @@ public struct ResourceHandle: Sendable, Hashable {
             var headers: HTTPHeaders = [:]
             if write.preferRepresentation { headers["Prefer"] = "return=representation" }
             if write.ifMatch {
-                let key = store.key(for: try await call.pipeline.probe(url))
-                guard let etag = store.stored(key)?.state.etag else {
+                let scope = store.stateScope(of: try await call.pipeline.probe(url))
+                guard let etag = store.stored(url, scope: scope)?.stored.state.etag else {
                     throw HalleyError(
                         code: .missingValidator, url: url,
                         message: "\(method.rawValue) with If-Match needs the resource's ETag, and none is stored "

@@ -123,7 +123,10 @@
             isLoading = true
             defer { isLoading = false }
             do {
-                show(try await fetch())
+                let state = try await fetch()
+                guard !show(state), state.isEmbedded else { return }
+                // An embedded copy may be partial (the HAL draft): the resource's own URL says all.
+                _ = show(try await handle.refresh())
             } catch {
                 self.error = error
             }
@@ -146,7 +149,10 @@
         private func apply(_ event: ResourceEvent) {
             switch event {
             case .updated(let state):
-                show(state)
+                if !show(state), state.isEmbedded, !isLoading {
+                    // A partial embedded copy: fetch the resource's own state rather than fail.
+                    Task { await self.refresh() }
+                }
                 if state.isStale { markStale() }
             case .stale:
                 markStale()
@@ -158,7 +164,10 @@
             }
         }
 
-        private func show(_ state: ResourceState) {
+        /// Shows `state`; `false` when it does not read as `Value` (the error is kept unless
+        /// the state is an embedded copy, which the caller replaces with the resource's own).
+        @discardableResult
+        private func show(_ state: ResourceState) -> Bool {
             do {
                 let value = try read(state)
                 self.value = value
@@ -166,8 +175,10 @@
                 self.isStale = state.isStale
                 self.isDeleted = false
                 self.error = nil
+                return true
             } catch {
-                self.error = error
+                if !state.isEmbedded { self.error = error }
+                return false
             }
         }
 

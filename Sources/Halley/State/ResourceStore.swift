@@ -15,6 +15,14 @@ import Foundation
 /// - **Isolated per credential scope**: states are keyed by URL plus a salted fingerprint of
 ///   the credentials the request carried (the rule of ``ResponseCache``), so two users
 ///   sharing a manager never see each other's state.
+/// - **One state per representation**: a response that says `Vary` is kept for the values its
+///   request had of the headers it names (RFC 9111, section 4.1), so an `Accept-Language: fr`
+///   handle never reads the English state; gets whose headers differ never share a request.
+/// - **Only what a server sent**: a stored state is a response body (or an embedded copy cut
+///   from one) with its validators, never rewritten. A document whose embedded copy is out of
+///   date goes stale; a collection (a document whose `item` relation lists a resource) reads
+///   with each item's newer state in place of its copy, and such a composed read carries no
+///   validators.
 /// - **Fresh by HTTP**: a state is used with no request while younger than the `max-age` of
 ///   the response that stored it; `no-cache` revalidates every time, `no-store` is never
 ///   kept; without either, `defaultFreshness` (zero by default). Embedded copies inherit
@@ -22,16 +30,25 @@ import Foundation
 /// - **Seeding never overwrites what is better**: an embedded copy (one with a `self` link on
 ///   its parent's origin) fills an empty slot or replaces an older copy, never a state
 ///   fetched from the resource's own URL; when it contradicts one, that state becomes stale.
+/// - **Embedded copies may be partial** (the HAL draft): a typed read that does not decode a
+///   state that is only an embedded copy fetches the resource's own URL. With
+///   `embeddedCopiesAreComplete: false`, such a state shows at once in ``ResourceHandle/current``
+///   but every ``ResourceHandle/get()`` fetches.
 /// - **Bounded**: at most `maximumBytes`, the least recently used states first.
 public final class ResourceStore: Sendable {
     private let storage: LockedValue<StateStorage>
-    private let subscribers = LockedValue<[StateKey: [ObjectIdentifier: EventMailbox]]>([:])
-    private let inFlight = LockedValue<[StateKey: Task<ResourceState, any Error>]>([:])
+    /// The consumers of each normalised URL's states; read and changed under the storage's lock
+    /// (taken first), so a consumer registers, and hears of changes, in the store's order.
+    private let subscribers = LockedValue<[String: [ObjectIdentifier: EventMailbox]]>([:])
+    private let inFlight = LockedValue<[FetchKey: SharedFetch]>([:])
     private let fingerprints = CredentialFingerprint()
     /// The most bytes kept: bodies, headers and a small fixed cost per state.
     public let maximumBytes: Int
     /// How long a state whose response said nothing about freshness is used with no request.
     public let defaultFreshness: Duration
+    /// Whether a state that is only an embedded copy answers ``ResourceHandle/get()`` (`true`:
+    /// embedded copies are taken as complete representations).
+    public let embeddedCopiesAreComplete: Bool
 
     /// Creates an empty store.
     ///
@@ -43,10 +60,36 @@ public final class ResourceStore: Sendable {
     ///   - maximumBytes: The bound on what is kept (16 MB by default).
     ///   - defaultFreshness: How long a state is fresh when its response has no `max-age` or
     ///     `no-cache` (zero: every `get()` revalidates).
-    public init(maximumBytes: Int = 16_000_000, defaultFreshness: Duration = .zero) {
+    public convenience init(maximumBytes: Int = 16_000_000, defaultFreshness: Duration = .zero) {
+        self.init(maximumBytes: maximumBytes, defaultFreshness: defaultFreshness, embeddedCopiesAreComplete: true)
+    }
+
+    /// Creates an empty store, saying whether the API's embedded resources are complete.
+    ///
+    /// ```swift
+    /// // Lists embed summaries: a detail screen shows one at once, then fetches the whole.
+    /// let store = ResourceStore(maximumBytes: 4_000_000, defaultFreshness: .seconds(10), embeddedCopiesAreComplete: false)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumBytes: The bound on what is kept.
+    ///   - defaultFreshness: How long a state is fresh when its response has no `max-age` or
+    ///     `no-cache`.
+    ///   - embeddedCopiesAreComplete: `false` when embedded resources may be partial: a state
+    ///     that is only an embedded copy is then shown by ``ResourceHandle/current`` and events,
+    ///     but ``ResourceHandle/get()`` and traversals fetch the resource's own URL.
+    public init(maximumBytes: Int, defaultFreshness: Duration, embeddedCopiesAreComplete: Bool) {
         self.maximumBytes = maximumBytes
         self.defaultFreshness = defaultFreshness
-        storage = LockedValue(StateStorage(maximumBytes: maximumBytes, defaultFreshness: defaultFreshness))
+        self.embeddedCopiesAreComplete = embeddedCopiesAreComplete
+        storage = LockedValue(Self.emptyStorage(maximumBytes, defaultFreshness, embeddedCopiesAreComplete))
+    }
+
+    private static func emptyStorage(_ maximumBytes: Int, _ defaultFreshness: Duration, _ complete: Bool)
+        -> StateStorage
+    {
+        StateStorage(
+            maximumBytes: maximumBytes, defaultFreshness: defaultFreshness, embeddedCopiesAreComplete: complete)
     }
 
     /// The number of states kept, every credential scope's counted.
@@ -69,50 +112,61 @@ public final class ResourceStore: Sendable {
     /// ResourceStore().removeAll()
     /// ```
     public func removeAll() {
-        storage.withLock { $0 = StateStorage(maximumBytes: maximumBytes, defaultFreshness: defaultFreshness) }
+        storage.withLock { $0 = Self.emptyStorage(maximumBytes, defaultFreshness, embeddedCopiesAreComplete) }
     }
 
     // MARK: Keys and reads
 
-    /// Where the state for `request` (its URL, its credentials) lives.
-    func key(for request: ResourceRequest) -> StateKey {
-        StateKey(scope: scope(of: request), url: URLNormalization.normalized(request.url).absoluteString)
+    /// Whose states `request` reads: its credentials and the header values that may select
+    /// a representation.
+    func stateScope(of request: ResourceRequest) -> StateScope {
+        StateScope(credentials: scope(of: request), headers: SelectingHeaders(request))
     }
 
-    /// The stored state of `key`, fresh or not, marked as used.
-    func stored(_ key: StateKey) -> StoredState? {
-        storage.withLock { $0.use(key) }
+    /// The stored state a request of `scope` selects at `url` (normalised), fresh or not,
+    /// marked as used, with its key.
+    func stored(_ url: URL, scope: StateScope) -> (key: StateKey, stored: StoredState)? {
+        storage.withLock { storage in
+            guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key) else {
+                return nil
+            }
+            return (key, stored)
+        }
     }
 
-    /// The state of `key` when it may be used with no request.
-    func fresh(_ key: StateKey, at now: ContinuousClock.Instant = .now) -> ResourceState? {
-        guard let stored = stored(key), !stored.isStale(at: now) else { return nil }
-        return stored.read(at: now)
+    /// What a request of `scope` reads at `url` with no request, fresh or not.
+    func read(_ url: URL, scope: StateScope, at now: ContinuousClock.Instant = .now) -> ResourceState? {
+        storage.withLock { storage in
+            guard let key = storage.key(of: url.absoluteString, scope: scope) else { return nil }
+            _ = storage.use(key)
+            return storage.view(key, at: now)
+        }
     }
 
-    /// ``fresh(_:at:)``'s document alone, read under the lock: a traversal over fresh state
-    /// asks for every resource, so nothing else is copied out.
-    private func freshResource(_ key: StateKey, at now: ContinuousClock.Instant = .now) -> HALResource? {
-        storage.withLock { $0.freshResource(key, at: now) }
+    /// The state a request of `scope` may use at `url` with no request.
+    func fresh(_ url: URL, scope: StateScope, at now: ContinuousClock.Instant = .now) -> ResourceState? {
+        storage.withLock { storage in
+            guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key),
+                storage.isUsable(stored, at: now)
+            else { return nil }
+            return storage.view(key, at: now)
+        }
     }
 
     // MARK: Changes
 
-    /// Stores a document fetched from its own URL; observers hear of it afterwards.
-    func storeFetched(_ document: HALResource, response: ResourceResponse, key: StateKey, url: URL)
+    /// Stores a document fetched from its own URL; observers hear of it under the same lock.
+    func storeFetched(_ document: HALResource, response: ResourceResponse, url: URL, scope: StateScope)
         -> ResourceState
     {
-        var changes = StateChanges()
-        let state = storage.withLock { storage in
-            storage.storeFetched(document, response: response, url: url, key: key, now: .now, changes: &changes)
+        changing { storage, changes in
+            storage.storeFetched(document, response: response, url: url, scope: scope, now: .now, changes: &changes)
         }
-        deliver(changes)
-        return state
     }
 
     /// Records a `304` to a request made with `held`'s validators: `held` is current again,
     /// with the `304`'s headers and its freshness restarted (stored again when it was evicted
-    /// meanwhile).
+    /// meanwhile). The body stays the one the server sent and has just confirmed.
     func confirm(_ held: StoredState, key: StateKey, notModified: ResourceResponse) -> ResourceState {
         var headers = held.state.headers
         for field in notModified.headers
@@ -125,48 +179,87 @@ public final class ResourceStore: Sendable {
             url: held.state.url, resource: held.state.resource, status: held.state.status, headers: headers,
             etag: headers["ETag"], lastModified: headers["Last-Modified"], isEmbedded: held.state.isEmbedded,
             isStale: false, storedAt: Date())
-        let confirmed = StoredState(state: state, freshness: freshness, cost: held.cost, embeds: held.embeds)
-        var changes = StateChanges()
-        storage.withLock { storage in
+        let confirmed = StoredState(
+            state: state, freshness: freshness, cost: held.cost, embeds: held.embeds, items: held.items,
+            varyNames: held.varyNames)
+        return changing { storage, changes in
             let wasInvalidated = storage.states[key]?.isInvalidated ?? held.isInvalidated
             storage.put(confirmed, for: key, storable: freshness.isStorable)
             // Observers were told it was stale: now it is current again.
-            if wasInvalidated { changes.record(.updated(state), for: key) }
+            if wasInvalidated, let current = storage.current(key) {
+                changes.record(.updated(current), for: key, varyNames: held.varyNames)
+            }
+            return storage.current(key) ?? state
         }
-        deliver(changes)
-        return state
     }
 
-    /// Runs `fetch` for `key` unless one runs already: concurrent callers share one request.
-    func shared(_ key: StateKey, _ fetch: @escaping @Sendable () async throws -> ResourceState) async throws
-        -> ResourceState
-    {
-        let task = inFlight.withLock { running -> Task<ResourceState, any Error> in
-            if let task = running[key] { return task }
-            let task = Task { try await fetch() }
-            running[key] = task
-            return task
+    /// Runs `change` under the lock, then hands its events to the consumers, still under it:
+    /// two responses for one URL reach every consumer in the order the store applied them.
+    private func changing<Value>(_ change: (inout StateStorage, inout StateChanges) -> Value) -> Value {
+        storage.withLock { storage in
+            var changes = StateChanges()
+            let value = change(&storage, &changes)
+            deliver(changes)
+            return value
         }
-        defer { inFlight.withLock { if $0[key] == task { $0[key] = nil } } }
-        return try await task.value
+    }
+
+    /// Where a get's request is shared: gets whose credentials, URL or selecting headers
+    /// differ never share one (the answer may vary on any of them).
+    struct FetchKey: Sendable, Hashable {
+        let credentials: [UInt8]
+        let url: String
+        let headers: String
+    }
+
+    /// Runs `fetch` for `url` and `scope` unless one runs already: concurrent callers share
+    /// one request. A cancelled caller ends at once with `CancellationError`; the request is
+    /// cancelled when no caller waits for it any more.
+    func shared(_ url: URL, scope: StateScope, _ fetch: @escaping @Sendable () async throws -> ResourceState)
+        async throws -> ResourceState
+    {
+        let key = FetchKey(credentials: scope.credentials, url: url.absoluteString, headers: scope.headers.all)
+        let (shared, id) = inFlight.withLock { running -> (SharedFetch, Int) in
+            if let running = running[key], let id = running.join() { return (running, id) }
+            let started = SharedFetch(fetch) { [inFlight] done in
+                inFlight.withLock { if $0[key] === done { $0[key] = nil } }
+            }
+            running[key] = started
+            // A new fetch has no one else to abandon it before this caller joins.
+            return (started, started.join() ?? 0)
+        }
+        defer {
+            if shared.isAbandoned { inFlight.withLock { if $0[key] === shared { $0[key] = nil } } }
+        }
+        return try await shared.wait(id)
     }
 
     // MARK: Events
 
-    /// Registers a consumer of `key`'s events, handing it the stored state first.
-    func subscribe(_ key: StateKey) -> EventSubscription {
+    /// Registers a consumer of `url`'s states now, handing it the stored states first; it
+    /// follows only those its handle's requests select once ``EventMailbox/resolve(_:)`` says
+    /// whose they are.
+    func subscribe(_ url: URL) -> EventSubscription {
         let mailbox = EventMailbox()
-        subscribers.withLock { $0[key, default: [:]][ObjectIdentifier(mailbox)] = mailbox }
-        if let stored = storage.withLock({ $0.states[key] }) {
-            mailbox.deliver(.updated(stored.read(at: .now)))
+        let text = url.absoluteString
+        storage.withLock { storage in
+            subscribers.withLock { $0[text, default: [:]][ObjectIdentifier(mailbox)] = mailbox }
+            let now = ContinuousClock.now
+            let keys = storage.keys(of: text).sorted {
+                storage.states[$0]?.sequence ?? 0 < storage.states[$1]?.sequence ?? 0
+            }
+            for key in keys {
+                guard let state = storage.view(key, at: now), let stored = storage.states[key] else { continue }
+                mailbox.deliver(.updated(state), key: key, varyNames: stored.varyNames)
+            }
         }
-        return EventSubscription(store: self, key: key, mailbox: mailbox)
+        return EventSubscription(store: self, url: text, mailbox: mailbox)
     }
 
-    func unsubscribe(_ mailbox: EventMailbox, from key: StateKey) {
+    func unsubscribe(_ mailbox: EventMailbox, from url: String) {
         // One lookup of the key: every consumer of an update ends with this, under one lock.
         subscribers.withLock { subscribers in
-            guard let index = subscribers.index(forKey: key) else { return }
+            guard let index = subscribers.index(forKey: url) else { return }
             subscribers.values[index][ObjectIdentifier(mailbox)] = nil
             if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         }
@@ -175,16 +268,17 @@ public final class ResourceStore: Sendable {
     /// The number of registered consumers (to show that none leak).
     var subscriberCount: Int { subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
-    /// Delivers one response's events, after all of its states are stored.
+    /// Delivers one response's events, after all of its states are stored (under the storage's
+    /// lock: see ``changing(_:)``).
     private func deliver(_ changes: StateChanges) {
         guard !changes.isEmpty else { return }
         let targets = subscribers.withLock { subscribers in
             changes.ordered.compactMap { change in
-                subscribers[change.key].map { (Array($0.values), change.event) }
+                subscribers[change.key.url].map { (Array($0.values), change) }
             }
         }
-        for (mailboxes, event) in targets {
-            for mailbox in mailboxes { mailbox.deliver(event) }
+        for (mailboxes, change) in targets {
+            for mailbox in mailboxes { mailbox.deliver(change.event, key: change.key, varyNames: change.varyNames) }
         }
     }
 }
@@ -194,42 +288,45 @@ extension ResourceStore: ResponseRecording {
         fingerprints.credentials(of: request)
     }
 
-    func freshDocument(at url: URL, scope: [UInt8]) -> HALResource? {
-        freshResource(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+    func freshDocument(at url: URL, scope: StateScope) -> HALResource? {
+        let text = URLNormalization.normalized(url).absoluteString
+        return storage.withLock { $0.freshResource(text, scope: scope, at: .now) }
     }
 
-    func freshDocuments(at urls: [URL?], scopes: [[UInt8]?]) -> [HALResource?] {
-        var keys: [StateKey?] = []
-        keys.reserveCapacity(urls.count)
+    func freshDocuments(at urls: [URL?], scopes: [StateScope?]) -> [HALResource?] {
+        var texts: [String?] = []
+        texts.reserveCapacity(urls.count)
         for (url, scope) in zip(urls, scopes) {
-            guard let url, let scope else {
-                keys.append(nil)
+            guard let url, scope != nil else {
+                texts.append(nil)
                 continue
             }
-            keys.append(StateKey(scope: scope, url: URLNormalization.normalized(url).absoluteString))
+            texts.append(URLNormalization.normalized(url).absoluteString)
         }
         let now = ContinuousClock.now
-        return storage.withLock { storage in keys.map { key in key.flatMap { storage.freshResource($0, at: now) } } }
+        return storage.withLock { storage in
+            zip(texts, scopes).map { text, scope in
+                guard let text, let scope else { return nil }
+                return storage.freshResource(text, scope: scope, at: now)
+            }
+        }
     }
 
-    func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: [UInt8]) {
-        let normalized = URLNormalization.normalized(url)
-        let key = StateKey(scope: scope, url: normalized.absoluteString)
-        _ = storeFetched(document, response: response, key: key, url: normalized)
+    func recordFetched(_ response: ResourceResponse, document: HALResource, at url: URL, scope: StateScope) {
+        _ = storeFetched(document, response: response, url: URLNormalization.normalized(url), scope: scope)
     }
 
     func recordWrite(
         _ request: ResourceRequest, response: ResourceResponse, invalidation: ResponseInvalidation,
         parsing: HALParsingOptions
     ) {
-        var changes = StateChanges()
-        let key = key(for: request)
-        let sentIfMatch = request.headers["If-Match"] != nil
-        storage.withLock { storage in
+        let write = StateStorage.WriteRequest(
+            url: URLNormalization.normalized(request.url), scope: stateScope(of: request),
+            sentIfMatch: request.headers["If-Match"] != nil,
+            preferredRepresentation: request.headers["Prefer"]?.lowercased().contains("return=representation") == true)
+        changing { storage, changes in
             storage.applyWrite(
-                invalidation, response: response, key: key, sentIfMatch: sentIfMatch, parsing: parsing, now: .now,
-                changes: &changes)
+                invalidation, response: response, request: write, parsing: parsing, now: .now, changes: &changes)
         }
-        deliver(changes)
     }
 }

@@ -10,13 +10,16 @@ struct StateChanges: Sendable {
     private(set) var events: [StateKey: ResourceEvent] = [:]
     /// Keys in the order they first changed, so events go out in that order.
     private(set) var order: [StateKey] = []
+    /// The `Vary` names of each changed state: which handles' requests select it.
+    private(set) var varyNames: [StateKey: [String]] = [:]
 
     var isEmpty: Bool { events.isEmpty }
 
-    mutating func record(_ event: ResourceEvent, for key: StateKey) {
+    mutating func record(_ event: ResourceEvent, for key: StateKey, varyNames names: [String]) {
         guard let existing = events[key] else {
             events[key] = event
             order.append(key)
+            if !names.isEmpty { varyNames[key] = names }
             return
         }
         if Self.rank(event) >= Self.rank(existing) { events[key] = event }
@@ -31,8 +34,8 @@ struct StateChanges: Sendable {
     }
 
     /// The events in order.
-    var ordered: [(key: StateKey, event: ResourceEvent)] {
-        order.compactMap { key in events[key].map { (key, $0) } }
+    var ordered: [(key: StateKey, varyNames: [String], event: ResourceEvent)] {
+        order.compactMap { key in events[key].map { (key, varyNames[key] ?? [], $0) } }
     }
 
     /// Whether `key` got a new state from this response.

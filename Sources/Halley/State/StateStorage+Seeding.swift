@@ -1,135 +1,133 @@
 import Foundation
 
 extension StateStorage {
-    /// Stores a document fetched from its own URL (or sent back by a write), seeds the
-    /// embedded resources it carries, and records the events.
+    /// Stores a document fetched from its own URL (or sent back by a write) for a request of
+    /// `scope`, seeds the embedded resources it carries, and records the events.
     ///
+    /// - Parameter isWrite: Whether a write's answer brought it: the resource changed, so every
+    ///   document that embeds a copy of it is out of date.
     /// - Returns: The state as the response brought it.
     @discardableResult
     mutating func storeFetched(
-        _ document: HALResource, response: ResourceResponse, url: URL, key: StateKey, now: ContinuousClock.Instant,
-        changes: inout StateChanges
+        _ document: HALResource, response: ResourceResponse, url: URL, scope: StateScope, isWrite: Bool = false,
+        now: ContinuousClock.Instant, changes: inout StateChanges
     ) -> ResourceState {
         let freshness = Freshness(headers: response.headers, now: now, defaultFreshness: defaultFreshness)
-        let items = Self.embeddedItems(of: document, parentURL: url)
+        let varyNames = SelectingHeaders.varyNames(response.headers)
+        let key = Self.key(of: url.absoluteString, scope: scope, varyNames: varyNames)
+        let found = Self.embeddedItems(of: document, parentURL: url)
         let state = ResourceState(
             url: url, resource: document, status: response.status, headers: response.headers,
             etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], isEmbedded: false,
             isStale: false, storedAt: Date())
         let cost = response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         let stored = StoredState(
-            state: state, freshness: freshness, cost: cost + Self.fixedCost,
-            embeds: Set(items.map { $0.key }))
-        let previous = states[key]
+            state: state, freshness: freshness, cost: cost + Self.fixedCost, embeds: Set(found.map { $0.key }),
+            items: Self.listedItems(of: document, url: url), varyNames: varyNames)
+        let previous = self.key(of: key.url, scope: scope).flatMap { states[$0] }
+        removeSelected(key.url, scope: scope)
         put(stored, for: key, storable: freshness.isStorable)
+        var read = state
+        read.isStale = false
         if let previous, !previous.isInvalidated, !previous.state.isEmbedded,
             previous.state.resource.json == document.json, previous.state.etag == state.etag
         {
             // The same representation again: nothing for observers.
         } else {
-            changes.record(.updated(stored.current), for: key)
-            announce(key, excluding: nil, changes: &changes)
+            changes.record(.updated(current(key) ?? read), for: key, varyNames: varyNames)
+            announce(
+                key, state: document, previous: previous, isOwn: true, isWrite: isWrite, excluding: nil,
+                changes: &changes)
         }
-        for item in items where item.key != key.url {
-            seed(item.resource, url: item.url, scope: key.scope, parent: key, freshness: freshness, changes: &changes)
+        for item in found where item.key != key.url {
+            seed(
+                item.resource, url: item.url, scope: scope, parent: key, varyNames: varyNames, freshness: freshness,
+                changes: &changes)
         }
-        return stored.current
+        return current(key) ?? read
     }
 
     /// What each state costs besides its bytes, so that many small states are bounded too.
     static let fixedCost = 256
 
-    /// Stores an embedded copy, unless the slot holds a state fetched from the resource's own
-    /// URL: that one is never replaced, and becomes stale when the copy contradicts it.
+    /// Stores an embedded copy, unless a request of its parent's scope selects a state fetched
+    /// from the resource's own URL: that one is never replaced, and becomes stale when the copy
+    /// contradicts it.
     private mutating func seed(
-        _ resource: HALResource, url: URL, scope: [UInt8], parent: StateKey, freshness: Freshness,
-        changes: inout StateChanges
+        _ resource: HALResource, url: URL, scope: StateScope, parent: StateKey, varyNames: [String],
+        freshness: Freshness, changes: inout StateChanges
     ) {
-        let key = StateKey(scope: scope, url: url.absoluteString)
-        let previous = states[key]
-        if let previous, !previous.state.isEmbedded {
+        let previousKey = key(of: url.absoluteString, scope: scope)
+        let previous = previousKey.flatMap { states[$0] }
+        if let previousKey, let previous, !previous.state.isEmbedded {
             if !previous.isInvalidated, Self.contradicts(resource.state, previous.state.resource.state) {
-                states[key]?.isInvalidated = true
-                changes.record(.stale, for: key)
+                states[previousKey]?.isInvalidated = true
+                changes.record(.stale, for: previousKey, varyNames: previous.varyNames)
+                spread(from: previousKey, excluding: parent, changes: &changes)
             }
             return
         }
+        let key = Self.key(of: url.absoluteString, scope: scope, varyNames: varyNames)
         let state = ResourceState(
             url: url, resource: resource, status: 200, headers: [:], etag: nil, lastModified: nil, isEmbedded: true,
             isStale: false, storedAt: Date())
         let stored = StoredState(
             state: state, freshness: freshness,
             cost: JSONValue.object(resource.json).serialized().count + Self.fixedCost,
-            embeds: Set(Self.embeddedItems(of: resource, parentURL: url).map { $0.key }))
+            embeds: Set(Self.embeddedItems(of: resource, parentURL: url).map { $0.key }),
+            items: Self.listedItems(of: resource, url: url), varyNames: varyNames)
+        if let previousKey { remove(previousKey) }
         put(stored, for: key, storable: freshness.isStorable)
         if let previous, !previous.isInvalidated, previous.state.resource.json == resource.json { return }
-        changes.record(.updated(stored.current), for: key)
-        announce(key, excluding: parent, changes: &changes)
+        changes.record(.updated(current(key) ?? state), for: key, varyNames: varyNames)
+        announce(
+            key, state: resource, previous: previous, isOwn: false, isWrite: false, excluding: parent,
+            changes: &changes)
     }
 
-    /// Tells the documents that embed `key`'s resource that their item has a new state, and
-    /// puts that state in their copy of it: a list shows the edited item as its own handle
-    /// does. (The document's other members, freshness and validators stay as the server sent
-    /// them.)
-    mutating func announce(_ key: StateKey, excluding excluded: StateKey?, changes: inout StateChanges) {
-        let item = states[key]?.state.resource.json
-        for parent in embedders(of: key.url, in: key.scope) where parent != excluded && parent != key {
-            guard var stored = states[parent], !changes.isUpdated(parent) else { continue }
-            if let item, let rewritten = Self.replacing(key.url, with: item, in: stored.state) {
-                let cost = JSONValue.object(rewritten.json).serialized().count + Self.fixedCost
-                bytes += cost - stored.cost
-                stored.replaceResource(rewritten, cost: cost)
-                states[parent] = stored
+    /// Tells the states that depend on `key`'s resource that it has a new state (`document`):
+    ///
+    /// - a collection that lists it as an item, when the new state is the resource's own: it
+    ///   gets `updated`, and reads of it show the item's new state in place of its copy;
+    /// - a document that embeds a copy of it which is now out of date (the server changed the
+    ///   resource, or the new state contradicts the copy): it goes stale, and so does whatever
+    ///   depends on it, once each.
+    ///
+    /// Nothing stored is rewritten: a stored state stays what a server sent.
+    mutating func announce(
+        _ key: StateKey, state document: HALResource, previous: StoredState?, isOwn: Bool, isWrite: Bool,
+        excluding excluded: StateKey?, changes: inout StateChanges
+    ) {
+        // The server changed it since its last own state: every copy of it is out of date.
+        let changed =
+            isWrite
+            || (isOwn && previous.map { !$0.state.isEmbedded && $0.state.resource.json != document.json } == true)
+        var outdated: [StateKey] = []
+        for parent in dependents[key.url] ?? [] where parent.scope == key.scope && parent != excluded && parent != key {
+            guard let stored = states[parent], !changes.isUpdated(parent) || stored.items.contains(key.url) else {
+                continue
             }
-            changes.record(.updated(stored.current), for: parent)
-        }
-        // The rewritten documents may have grown past the bound.
-        evict(keeping: key)
-    }
-
-    /// `state`'s document with every embedded copy of `url` (at any depth) replaced by `item`;
-    /// `nil` when it holds none, or when the result does not read as HAL.
-    static func replacing(_ url: String, with item: JSONObject, in state: ResourceState) -> HALResource? {
-        var replaced = false
-        func rewrite(_ object: JSONObject, base: URL) -> JSONObject {
-            guard case .object(let embedded)? = object["_embedded"] else { return object }
-            var entries: [(String, JSONValue)] = []
-            for (rel, value) in embedded.members {
-                switch value {
-                case .object(let copy): entries.append((rel, .object(rewriteCopy(copy, base: base))))
-                case .array(let copies):
-                    entries.append(
-                        (
-                            rel,
-                            .array(
-                                copies.map {
-                                    if case .object(let copy) = $0 {
-                                        .object(rewriteCopy(copy, base: base))
-                                    } else {
-                                        $0
-                                    }
-                                })
-                        ))
-                default: entries.append((rel, value))
+            if stored.items.contains(key.url) {
+                guard isOwn else { continue }
+                states[parent]?.hasNewerItems = true
+                if let view = current(parent) {
+                    changes.record(.updated(view), for: parent, varyNames: stored.varyNames)
                 }
+                continue
             }
-            var result = object
-            result["_embedded"] = .object(JSONObject(entries))
-            return result
-        }
-        func rewriteCopy(_ copy: JSONObject, base: URL) -> JSONObject {
-            guard let href = copy["_links"]?["self"]?["href"]?.stringValue,
-                let own = URL(string: href, relativeTo: base)?.absoluteURL
-            else { return rewrite(copy, base: base) }
-            if URLNormalization.normalized(own).absoluteString == url {
-                replaced = true
-                return item
+            guard stored.embeds.contains(key.url), !stored.isInvalidated else { continue }
+            let copy = Self.embeddedItems(of: stored.state.resource, parentURL: stored.state.url)
+                .first { $0.key == key.url }?.resource
+            if changed || copy.map({ Self.contradicts($0.state, document.state) }) == true {
+                outdated.append(parent)
             }
-            return rewrite(copy, base: own)
         }
-        let json = rewrite(state.resource.json, base: state.url)
-        guard replaced else { return nil }
-        return try? HALResource(json: .object(json), url: state.url)
+        for parent in outdated {
+            guard let stored = states[parent], !stored.isInvalidated else { continue }
+            states[parent]?.isInvalidated = true
+            changes.record(.stale, for: parent, varyNames: stored.varyNames)
+            spread(from: parent, excluding: nil, changes: &changes)
+        }
     }
 
     /// Whether `copy` says something else than `fetched` in a member both have.
@@ -138,6 +136,24 @@ extension StateStorage {
             guard let value = fetched[member.key] else { return false }
             return value != member.value
         }
+    }
+
+    /// The normalised URLs a collection lists in its `item` relation, embedded (by their `self`
+    /// links) or linked, on its own origin.
+    static func listedItems(of document: HALResource, url: URL) -> Set<String> {
+        var items: Set<String> = []
+        let origin = Origin(url)
+        for item in document.embedded.resources(for: LinkRelation(itemRelation)) {
+            guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let own = item.baseURL,
+                Origin(own) == origin
+            else { continue }
+            items.insert(URLNormalization.normalized(own).absoluteString)
+        }
+        for link in document.links[LinkRelation(itemRelation)] where !link.isTemplated {
+            guard let target = document.url(for: link), Origin(target) == origin else { continue }
+            items.insert(URLNormalization.normalized(target).absoluteString)
+        }
+        return items
     }
 
     /// The embedded resources of `document` (at any depth) that may be stored: those with a

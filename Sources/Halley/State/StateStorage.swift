@@ -1,24 +1,63 @@
 import Foundation
 
 /// The store's states, read and changed only under its lock: storing with the byte bound,
-/// least recently used first, and the reads.
+/// least recently used first, finding the state a request selects, and the reads.
 struct StateStorage: Sendable {
     var states: [StateKey: StoredState] = [:]
-    /// For each normalised URL, the states that embed it or name it in an `inv-by` link:
-    /// where its invalidation and its new states spread.
+    /// For each normalised URL, the states that embed it, list it as an item or name it in an
+    /// `inv-by` link: where its invalidation and its new states spread.
     private(set) var dependents: [String: Set<StateKey>] = [:]
-    /// For each normalised URL, the scopes that hold a state of it: a write's target found
-    /// without reading every state.
-    private var scopesOfURL: [String: Set<[UInt8]>] = [:]
+    /// For each normalised URL, the keys of its states, every scope's and every variant's: a
+    /// write's target found without reading every state.
+    private var keysOfURL: [String: Set<StateKey>] = [:]
     var bytes = 0
     /// The order of last uses: what eviction takes first.
     private var recency = RecencyQueue<StateKey>()
+    /// The store's order of changes, for ``StoredState/sequence``.
+    private var sequence: UInt64 = 0
     let maximumBytes: Int
     let defaultFreshness: Duration
+    /// Whether an embedded copy may answer a `get()` (see ``ResourceStore``).
+    let embeddedCopiesAreComplete: Bool
 
-    init(maximumBytes: Int, defaultFreshness: Duration) {
+    /// The relation that lists a collection's items (the HAL convention, and IANA's `item`).
+    static let itemRelation = "item"
+
+    init(maximumBytes: Int, defaultFreshness: Duration, embeddedCopiesAreComplete: Bool) {
         self.maximumBytes = maximumBytes
         self.defaultFreshness = defaultFreshness
+        self.embeddedCopiesAreComplete = embeddedCopiesAreComplete
+    }
+
+    // MARK: Finding
+
+    /// The key of the state a request of `scope` selects at `url`: same credentials, and the
+    /// request's values of the headers the state's response varied on equal the state's (RFC
+    /// 9111, section 4.1). A state fetched from its own URL wins over an embedded copy, then
+    /// the newest.
+    func key(of url: String, scope: StateScope) -> StateKey? {
+        // Most responses vary on nothing: their one state answers every request of the scope.
+        let plain = StateKey(scope: scope.credentials, url: url)
+        if let stored = states[plain], stored.varyNames.isEmpty, !stored.state.isEmbedded { return plain }
+        var best: (key: StateKey, stored: StoredState)?
+        for key in keysOfURL[url] ?? [] where key.scope == scope.credentials {
+            guard let stored = states[key], scope.headers.variant(for: stored.varyNames) == key.variant else {
+                continue
+            }
+            if let current = best?.stored {
+                let better =
+                    current.state.isEmbedded != stored.state.isEmbedded
+                    ? current.state.isEmbedded : stored.sequence > current.sequence
+                guard better else { continue }
+            }
+            best = (key, stored)
+        }
+        return best?.key
+    }
+
+    /// The key a response that said `Vary: varyNames` to a request of `scope` is stored under.
+    static func key(of url: String, scope: StateScope, varyNames: [String]) -> StateKey {
+        StateKey(scope: scope.credentials, url: url, variant: scope.headers.variant(for: varyNames))
     }
 
     /// The state of `key`, marked as used.
@@ -30,14 +69,91 @@ struct StateStorage: Sendable {
         return states.values[index]
     }
 
-    /// The document of `key` when it may be used with no request at `now`, marked as used:
-    /// one lookup, and only the document copied out (a traversal asks for every resource).
-    mutating func freshResource(_ key: StateKey, at now: ContinuousClock.Instant) -> HALResource? {
-        guard let index = states.index(forKey: key), !states.values[index].isStale(at: now) else { return nil }
+    /// Whether `stored` may answer a request with no exchange at `now`.
+    func isUsable(_ stored: StoredState, at now: ContinuousClock.Instant) -> Bool {
+        !stored.isStale(at: now) && (embeddedCopiesAreComplete || !stored.state.isEmbedded)
+    }
+
+    /// The document a request of `scope` may use with no request at `now`, marked as used:
+    /// one lookup in the common case, and only the document copied out (a traversal asks for
+    /// every resource).
+    mutating func freshResource(_ url: String, scope: StateScope, at now: ContinuousClock.Instant) -> HALResource? {
+        guard let key = key(of: url, scope: scope), let index = states.index(forKey: key),
+            isUsable(states.values[index], at: now)
+        else { return nil }
         let stamp = used(key)
         states.values[index].lastUsed = stamp
-        return states.values[index].state.resource
+        let stored = states.values[index]
+        return stored.hasNewerItems ? composed(stored, key: key).resource : stored.state.resource
     }
+
+    // MARK: Reading
+
+    /// `key`'s state as read at `now`: composed (see ``composed(_:key:)``), stale when
+    /// invalidated or past its freshness.
+    func view(_ key: StateKey, at now: ContinuousClock.Instant) -> ResourceState? {
+        guard let stored = states[key] else { return nil }
+        var state = composed(stored, key: key)
+        state.isStale = stored.isStale(at: now)
+        return state
+    }
+
+    /// `key`'s state as a response just brought it: stale only when something invalidated it.
+    func current(_ key: StateKey) -> ResourceState? {
+        guard let stored = states[key] else { return nil }
+        var state = composed(stored, key: key)
+        state.isStale = stored.isInvalidated
+        return state
+    }
+
+    /// A collection read now: the server's document with each embedded item replaced by the
+    /// item's newer state from its own URL, so a list shows an edit with no refetch. What is
+    /// stored stays as the server sent it; the composed view carries no validators, since no
+    /// server sent that body. Anything else reads as stored.
+    func composed(_ stored: StoredState, key: StateKey) -> ResourceState {
+        guard stored.hasNewerItems, case .object(var embedded)? = stored.state.resource.json["_embedded"],
+            let listed = embedded[Self.itemRelation]
+        else { return stored.state }
+        let base = stored.state.url
+        var replaced = false
+        func newer(_ value: JSONValue) -> JSONValue {
+            guard case .object(let copy) = value, let href = copy["_links"]?["self"]?["href"]?.stringValue,
+                let own = URLResolution.resolve(href, against: base),
+                let item = newestFetched(URLNormalization.normalized(own).absoluteString, scope: key.scope),
+                item.sequence > stored.sequence
+            else { return value }
+            replaced = true
+            return .object(item.state.resource.json)
+        }
+        switch listed {
+        case .array(let copies): embedded[Self.itemRelation] = .array(copies.map(newer))
+        default: embedded[Self.itemRelation] = newer(listed)
+        }
+        var json = stored.state.resource.json
+        json["_embedded"] = .object(embedded)
+        guard replaced, let resource = try? HALResource(json: .object(json), url: base) else { return stored.state }
+        var headers = HTTPHeaders()
+        for field in stored.state.headers where !["etag", "last-modified"].contains(field.name.lowercased()) {
+            headers[field.name] = field.value
+        }
+        return ResourceState(
+            url: base, resource: resource, status: stored.state.status, headers: headers, etag: nil,
+            lastModified: nil, isEmbedded: stored.state.isEmbedded, isStale: stored.state.isStale,
+            storedAt: stored.state.storedAt)
+    }
+
+    /// The newest state of `url` in `scope` fetched from its own URL (any variant).
+    private func newestFetched(_ url: String, scope: [UInt8]) -> StoredState? {
+        var newest: StoredState?
+        for key in keysOfURL[url] ?? [] where key.scope == scope {
+            guard let stored = states[key], !stored.state.isEmbedded else { continue }
+            if let current = newest, current.sequence >= stored.sequence { continue }
+            newest = stored
+        }
+        return newest
+    }
+
+    // MARK: Changing
 
     /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
     /// evicts down to the bound. Whether observers hear of it is the caller's decision.
@@ -46,10 +162,12 @@ struct StateStorage: Sendable {
         guard storable, stored.cost <= maximumBytes else { return }
         var stored = stored
         stored.lastUsed = used(key)
+        sequence += 1
+        stored.sequence = sequence
         states[key] = stored
-        scopesOfURL[key.url, default: []].insert(key.scope)
+        keysOfURL[key.url, default: []].insert(key)
         bytes += stored.cost
-        for url in stored.embeds.union(stored.invalidatedBy) { dependents[url, default: []].insert(key) }
+        for url in stored.dependencies { dependents[url, default: []].insert(key) }
         evict(keeping: key)
     }
 
@@ -57,23 +175,29 @@ struct StateStorage: Sendable {
     mutating func remove(_ key: StateKey) -> StoredState? {
         guard let removed = states.removeValue(forKey: key) else { return nil }
         bytes -= removed.cost
-        scopesOfURL[key.url]?.remove(key.scope)
-        if scopesOfURL[key.url]?.isEmpty == true { scopesOfURL[key.url] = nil }
-        for url in removed.embeds.union(removed.invalidatedBy) {
+        keysOfURL[key.url]?.remove(key)
+        if keysOfURL[key.url]?.isEmpty == true { keysOfURL[key.url] = nil }
+        for url in removed.dependencies {
             dependents[url]?.remove(key)
             if dependents[url]?.isEmpty == true { dependents[url] = nil }
         }
         return removed
     }
 
-    /// The keys of every scope's state of `url`.
-    func keys(of url: String) -> [StateKey] {
-        (scopesOfURL[url] ?? []).map { StateKey(scope: $0, url: url) }
+    /// Forgets every state of `url` that a request of `scope` would select: what a new answer
+    /// to that request replaces.
+    mutating func removeSelected(_ url: String, scope: StateScope) {
+        for key in keysOfURL[url] ?? [] where key.scope == scope.credentials {
+            guard let stored = states[key], scope.headers.variant(for: stored.varyNames) == key.variant else {
+                continue
+            }
+            remove(key)
+        }
     }
 
-    /// The states of `scope` that embed `url`.
-    func embedders(of url: String, in scope: [UInt8]) -> [StateKey] {
-        (dependents[url] ?? []).filter { $0.scope == scope && states[$0]?.embeds.contains(url) == true }
+    /// The keys of every scope's and every variant's state of `url`.
+    func keys(of url: String) -> [StateKey] {
+        Array(keysOfURL[url] ?? [])
     }
 
     /// A use of `key`: its stamp, for the state's ``StoredState/lastUsed``.
@@ -86,8 +210,6 @@ struct StateStorage: Sendable {
     }
 
     /// Drops the least recently used states until the bytes fit, never `kept` (just stored).
-    /// Called after anything that adds bytes: a state stored, or the documents embedding a
-    /// resource rewritten with its new state.
     mutating func evict(keeping kept: StateKey) {
         while bytes > maximumBytes, let (key, stamp) = recency.takeOldest() {
             // A use taken here is stale when the state was used since or is gone.

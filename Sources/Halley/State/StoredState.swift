@@ -2,12 +2,16 @@ import Foundation
 
 /// Where one state lives in the store: the resource's normalised URL within one credential
 /// scope (the fingerprint of the credentials the request carried, as the response cache keys
-/// its entries).
+/// its entries), and the values of the request headers its response's `Vary` named (RFC 9111,
+/// section 4.1): two languages of one URL are two states.
 struct StateKey: Sendable, Hashable {
     /// ``CredentialFingerprint/credentials(of:)`` of the request.
     let scope: [UInt8]
     /// ``URLNormalization/normalized(_:)``'s text.
     let url: String
+    /// ``SelectingHeaders/variant(for:)`` of the request for the response's `Vary` names;
+    /// empty when it named none.
+    var variant: String = ""
 
     /// The scope's first eight bytes, read as one word: it is a SHA-256 digest, so they are
     /// as good a hash as all of it (equality still compares every byte), and hashing the
@@ -19,6 +23,7 @@ struct StateKey: Sendable, Hashable {
         }
         hasher.combine(word)
         hasher.combine(url)
+        hasher.combine(variant)
     }
 }
 
@@ -30,10 +35,11 @@ struct Freshness: Sendable {
     /// `false` for `no-store`: the state is handed out but never kept.
     let isStorable: Bool
 
-    /// `max-age`, else `no-cache` (revalidate every time), else `defaultFreshness`.
+    /// `max-age`, else `no-cache` (revalidate every time), else `defaultFreshness`. A
+    /// response that says `Vary: *` is never kept: no later request can be said to match it.
     init(headers: HTTPHeaders, now: ContinuousClock.Instant, defaultFreshness: Duration) {
         let directives = CacheControl(headers["Cache-Control"])
-        isStorable = !directives.noStore
+        isStorable = !directives.noStore && !SelectingHeaders.varyNames(headers).contains("*")
         if directives.noCache {
             until = now
         } else {
@@ -43,58 +49,58 @@ struct Freshness: Sendable {
 }
 
 /// One stored state and what the store needs to keep it: freshness, invalidation, the byte
-/// cost, recency, and the URLs its invalidation follows from.
+/// cost, recency, and the URLs its invalidation and its composed view follow from.
+///
+/// ``state`` is always exactly what a server sent (a response body, or an embedded copy cut
+/// from one, with the validators that came with it): nothing rewrites it in place.
 struct StoredState: Sendable {
-    /// As handed out, with `isStale` set on reading.
-    var state: ResourceState
+    /// As the server sent it, with `isStale` set on reading.
+    let state: ResourceState
     var freshUntil: ContinuousClock.Instant
-    /// Set by a write, a server's signal, a failed `If-Match` or a contradicting embedded copy.
+    /// Set by a write, a server's signal, a failed `If-Match`, a contradicting embedded copy
+    /// or an outdated embedded one.
     var isInvalidated = false
     var lastUsed: UInt64 = 0
+    /// When it was stored, in the store's order: a collection shows an item's state in place
+    /// of its own copy only when that state is newer.
+    var sequence: UInt64 = 0
+    /// Whether an item it lists got a newer state since it was stored: only then is a read
+    /// composed (see ``StateStorage/view(_:at:)``).
+    var hasNewerItems = false
     /// What it counts against ``ResourceStore/maximumBytes``.
-    private(set) var cost: Int
+    let cost: Int
     /// The normalised URLs of its `inv-by` links: it is out of date when any of them is.
     let invalidatedBy: Set<String>
-    /// The normalised URLs of the resources it embeds (with a `self` link on its origin).
+    /// The normalised URLs of the resources it embeds (with a `self` link on its origin), at
+    /// any depth.
     let embeds: Set<String>
+    /// The normalised URLs its `item` relation lists, embedded or linked: it is a collection
+    /// of them.
+    let items: Set<String>
+    /// The lowercased names its response's `Vary` named (an embedded copy: its parent's).
+    let varyNames: [String]
 
-    init(state: ResourceState, freshness: Freshness, cost: Int, embeds: Set<String>) {
+    init(
+        state: ResourceState, freshness: Freshness, cost: Int, embeds: Set<String>, items: Set<String>,
+        varyNames: [String]
+    ) {
         self.state = state
         freshUntil = freshness.until
         self.cost = cost
         self.embeds = embeds
+        self.items = items
+        self.varyNames = varyNames
         invalidatedBy = Set(
             state.resource.links["inv-by"].compactMap { link in
                 state.resource.url(for: link).map { URLNormalization.normalized($0).absoluteString }
             })
     }
 
-    /// Puts `resource` in place of the document (an embedded item's new state), keeping
-    /// everything else the response said.
-    mutating func replaceResource(_ resource: HALResource, cost: Int) {
-        state = ResourceState(
-            url: state.url, resource: resource, status: state.status, headers: state.headers, etag: state.etag,
-            lastModified: state.lastModified, isEmbedded: state.isEmbedded, isStale: state.isStale,
-            storedAt: state.storedAt)
-        self.cost = cost
-    }
+    /// The URLs whose changes reach it.
+    var dependencies: Set<String> { embeds.union(invalidatedBy).union(items) }
 
     /// Whether it needs a request before use at `now`.
     func isStale(at now: ContinuousClock.Instant) -> Bool {
         isInvalidated || now >= freshUntil
-    }
-
-    /// The state as read at `now`.
-    func read(at now: ContinuousClock.Instant) -> ResourceState {
-        var read = state
-        read.isStale = isStale(at: now)
-        return read
-    }
-
-    /// The state as a response just brought it: stale only when something invalidated it.
-    var current: ResourceState {
-        var read = state
-        read.isStale = isInvalidated
-        return read
     }
 }

@@ -42,7 +42,9 @@ import Testing
         let items = state.resource.embedded.resources(for: "item")
         #expect(items.first?.state["status"] == "paid", "the list shows the edited item")
         #expect(items.count == 2 && items.last?.links.selfLink?.href == "/orders/2", "the other item as it was")
-        #expect(state.resource.state["count"] == 2 && state.etag == "\"list-1\"", "the list's own members and ETag")
+        #expect(state.resource.state["count"] == 2, "the list's own members")
+        // No server sent the composed body: it carries no validators.
+        #expect(state.etag == nil && state.headers["ETag"] == nil)
         #expect(state.isStale == false)
         // Its next read is still fresh: no request.
         _ = try await list.get()
