@@ -289,6 +289,25 @@ import Testing
         #expect(api.requests(to: "/orders/1").count == 1)
     }
 
+    @Test func aStoreToldCopiesArePartialShowsTheCopyButGetFetches() async throws {
+        let api = Self.summariesAPI()
+        let server = try api.serve()
+        let store = ResourceStore(maximumBytes: 1_000_000, defaultFreshness: .zero, embeddedCopiesAreComplete: false)
+        let manager = try Self.manager(store: store)
+        _ = try await manager.resource(at: server.url("/dashboard")).get()
+        let order = manager.resource(at: server.url("/orders/1"))
+        let shown = try #require(await order.current, "instant display from the summary")
+        #expect(shown.isEmbedded && shown.resource.state["total"] == nil)
+        let fetched = try await order.get()
+        #expect(!fetched.isEmbedded && fetched.resource.state["total"] == 42.5)
+        #expect(api.requests(to: "/orders/1").count == 1)
+        // The default takes copies as complete: no request.
+        let complete = try Self.manager()
+        _ = try await complete.resource(at: server.url("/dashboard")).get()
+        #expect(try await complete.resource(at: server.url("/orders/1")).get().isEmbedded)
+        #expect(api.requests(to: "/orders/1").count == 1)
+    }
+
     // MARK: 7. Subscriptions
 
     @Test func aSubscriptionMadeBeforeAChangeHearsItInOrder() async throws {
