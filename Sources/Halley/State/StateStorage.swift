@@ -78,9 +78,19 @@ struct StateStorage: Sendable {
     /// one lookup in the common case, and only the document copied out (a traversal asks for
     /// every resource).
     mutating func freshResource(_ url: String, scope: StateScope, at now: ContinuousClock.Instant) -> HALResource? {
-        guard let key = key(of: url, scope: scope), let index = states.index(forKey: key),
-            isUsable(states.values[index], at: now)
-        else { return nil }
+        // The common case in one lookup: a state that varies on nothing, fetched from its URL.
+        let plain = StateKey(scope: scope.credentials, url: url)
+        var found = states.index(forKey: plain)
+        var key = plain
+        if let index = found, !states.values[index].varyNames.isEmpty || states.values[index].state.isEmbedded {
+            found = nil
+        }
+        if found == nil {
+            guard let selected = self.key(of: url, scope: scope) else { return nil }
+            key = selected
+            found = states.index(forKey: selected)
+        }
+        guard let index = found, isUsable(states.values[index], at: now) else { return nil }
         let stamp = used(key)
         states.values[index].lastUsed = stamp
         let stored = states.values[index]
