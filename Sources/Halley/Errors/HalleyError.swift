@@ -93,9 +93,10 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// An ``Code/invalidInclude`` error for a malformed or conflicting include path.
+    /// An ``Code/invalidInclude`` error for a malformed or conflicting include path: the
+    /// path is ``includePath``, so the message names only the problem and its offset.
     init(_ error: IncludePathError) {
-        self.init(code: .invalidInclude, includePath: error.path, message: error.description, underlying: error)
+        self.init(code: .invalidInclude, includePath: error.path, message: error.location, underlying: error)
     }
 
     /// This error, saying how many attempts ran when there were several.

@@ -120,12 +120,11 @@ struct IncludePathParser {
     }
 
     private mutating func parseSegment() throws(IncludePathError) -> IncludePath.Segment {
-        let start = position
         if characters[position] == "[" {
             position += 1
             let (rel, linkName) = try parseRel(closing: "]")
             guard position < characters.count else {
-                throw error(.unclosedBracket, at: position, "'[' at offset \(start) is never closed")
+                throw error(.unclosedBracket, at: position, "'[' is never closed: expected ']'")
             }
             guard characters[position] == "]" else {
                 throw error(.unexpectedCharacter, at: position, "expected ']', found '\(characters[position])'")

@@ -50,6 +50,10 @@ public struct IncludePathError: Error, Sendable, Hashable, CustomStringConvertib
         self.message = message
     }
 
-    /// `message in include path "<path>" at offset <offset>`.
-    public var description: String { "\(message) in include path \"\(path)\" at offset \(offset)" }
+    /// `message at offset <offset> in include path "<path>"`.
+    public var description: String { "\(location) in include path \"\(path)\"" }
+
+    /// `message at offset <offset>`: the description without the path, for messages that
+    /// name it elsewhere (``HalleyError/includePath``).
+    var location: String { "\(message) at offset \(offset)" }
 }

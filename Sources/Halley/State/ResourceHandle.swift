@@ -250,8 +250,9 @@ public struct ResourceHandle: Sendable, Hashable {
                 guard let etag = store.stored(url, scope: scope)?.stored.state.etag else {
                     throw HalleyError(
                         code: .missingValidator, url: url,
-                        message: "\(method.rawValue) with If-Match needs the resource's ETag, and none is stored "
-                            + "for \(url.absoluteString) (get() it first; its response must carry an ETag)")
+                        message: "\(method.rawValue) with If-Match needs the resource's ETag, and none is stored; "
+                            + "refresh() it first, which fetches its own URL (an embedded copy has no ETag), "
+                            + "and its response must carry one")
                 }
                 headers["If-Match"] = etag
             }
