@@ -85,7 +85,7 @@ extension ResourceManager {
             [Item].self, from: .array(page.items), decoder: request.decoder, plan: page.plan, url: page.url)
         return PaginationPage(
             items: items, metadata: page.metadata(at: request.pageMetadataKey), links: page.links, url: page.url,
-            request: request, trustRoot: page.trustRoot)
+            request: request, document: page.document, trustRoot: page.trustRoot)
     }
 
     /// Where a typed request starts: its `URL` as it is, else its text as a template.

@@ -83,6 +83,15 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         public let metadata: PageMetadata?
         /// Its links.
         public let links: Links
+        /// The page document as the server sent it: a server other than Spring keeps its
+        /// figures in the page's own members.
+        ///
+        /// ```swift
+        /// let all = manager.items(Order.self, from: url).stop { page in
+        ///     page.document.state["isLast"]?.boolValue == true
+        /// }
+        /// ```
+        public let document: HALResource
     }
 
     // MARK: Limits
@@ -199,7 +208,7 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
                 following = page.page
                 let info = PageInfo(
                     index: pages - 1, url: page.page.url, itemCount: page.itemCount,
-                    metadata: page.metadata, links: page.page.links)
+                    metadata: page.metadata, links: page.page.links, document: page.page.document)
                 if let stop = sequence.stopCondition, stop(info) { following = nil }
                 // A link that does not resolve fails when the consumer reaches it, not here.
                 if sequence.prefetch, sequence.pageLimit.map({ pages < $0 }) ?? true,

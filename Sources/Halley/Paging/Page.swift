@@ -15,8 +15,9 @@ struct Page: Sendable {
     let linked: LinkedItems?
     /// The include plan merged into the items.
     let plan: IncludePlan
-    /// The page's attributes (Spring's `page` object among them).
-    let state: JSONObject
+    /// The page document as the server sent it: what a server other than Spring keeps in the
+    /// page's own members (`count`, `total`) is read from here.
+    let document: HALResource
     /// The page's links (`next`, `prev`, `first`, ...).
     let links: Links
     /// Whose origin receives the credentials of the page, its items and the pages after it:
@@ -24,6 +25,9 @@ struct Page: Sendable {
     let trustRoot: URL
 
     var itemCount: Int { linked?.count ?? items.count }
+
+    /// The page's attributes (Spring's `page` object among them).
+    var state: JSONObject { document.state }
 
     /// Whether the page links a next page.
     var hasNext: Bool { links.link(for: .next) != nil }
@@ -41,7 +45,7 @@ struct Page: Sendable {
 
     /// The page as the public collection value.
     var collection: ResourceCollection {
-        ResourceCollection(items: items, metadata: state, links: links, url: url)
+        ResourceCollection(items: items, metadata: state, links: links, url: url, document: document)
     }
 }
 
@@ -108,8 +112,7 @@ struct PageLoader: Sendable {
             }
             return Page(
                 requestedURL: call.hops.isEmpty ? call.rootURL : url, url: url, items: items, linked: linked,
-                plan: plan,
-                state: collection.state, links: collection.links, trustRoot: call.trustRoot)
+                plan: plan, document: collection, links: collection.links, trustRoot: call.trustRoot)
         }
     }
 }

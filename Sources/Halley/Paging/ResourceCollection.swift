@@ -2,15 +2,29 @@ import Foundation
 
 /// A collection resource's items, each with its includes merged, and the collection's own
 /// state and links (paging metadata, `next`, `prev`).
+///
+/// ```swift
+/// let collection = try await manager.resourceCollectionWithMetadata(from: URL(string: "https://api.example.com/orders")!)
+/// collection.items.count
+/// collection.metadata["total"]?.intValue   // a member of the collection document
+/// collection.links.link(for: .next)?.href
+/// ```
 public struct ResourceCollection: Sendable {
     /// The items, in order.
     public let items: [JSONValue]
-    /// The collection's attributes, e.g. Spring's `page` object.
+    /// The collection's attributes: every member but `_links` and `_embedded`, e.g. Spring's
+    /// `page` object or another server's `count` and `total`.
     public let metadata: JSONObject
     /// The collection's links.
     public let links: Links
     /// The URL the collection came from.
     public let url: URL
+    /// The collection document as the server sent it, `_links` and `_embedded` included.
+    ///
+    /// ```swift
+    /// collection.document.embedded.rels   // e.g. ["item"]
+    /// ```
+    public let document: HALResource
 }
 
 extension ResourceManager {
