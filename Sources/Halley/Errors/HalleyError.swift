@@ -3,6 +3,10 @@ import Foundation
 /// Why a call, or one relationship of it, failed: what happened, which include path and
 /// which URL.
 ///
+/// ``description`` is the developer's sentence, for logs; `localizedDescription`
+/// (``errorDescription``, with ``failureReason`` and ``recoverySuggestion``) is what an app
+/// shows its user: what failed and the host, no URL path or query, no JSON, no body.
+///
 /// ```swift
 /// do {
 ///     _ = try await manager.resource(from: url, includes: ["[contacts].website"])
@@ -76,7 +80,7 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
     public let includePath: String?
     /// The URL involved, when there is one.
     public let url: URL?
-    /// A sentence for people.
+    /// The developer's sentence, without the include path and URL that ``description`` adds.
     public let message: String
     /// The error underneath: ``HTTPError``, ``HALDocumentError``, ``URITemplateError``,
     /// ``IncludePathError``, `DecodingError`, ``TransportError``, or a requester's own error.

@@ -91,6 +91,12 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     /// whether the template was left out or kept with a member read as its default; `nil`
     /// for link problems and for an `_templates` that is not an object.
     public internal(set) var templateKey: String?
+    /// The `Content-Type` of the response whose body failed to parse, when it named one: a
+    /// reply that is not JSON (`text/html` from a login page or a proxy) says so in
+    /// ``description`` and in what an app shows (``errorDescription``). `nil` for a body
+    /// parsed on its own (``HALResource/init(parsing:url:options:)``) and for problems kept
+    /// in ``HALResource/problems``.
+    public internal(set) var contentType: String?
 
     /// Creates an error.
     public init(code: Code, path: String, message: String, url: URL? = nil, jsonError: JSONParsingError? = nil) {
@@ -107,10 +113,14 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// `message at <path> (byte n)`: the description without the URL, for messages that name
-    /// the URL elsewhere.
+    /// the URL elsewhere. A reply whose ``contentType`` is not JSON adds it: `… at $ (byte 0)
+    /// of a text/html reply`.
     public var location: String {
         var text = "\(message) at \(path)"
         if let jsonError { text += " (byte \(jsonError.byteOffset))" }
+        if let type = ErrorWording.mediaType(contentType), !ErrorWording.isJSON(type) {
+            text += " of a \(type) reply"
+        }
         return text
     }
 
@@ -131,6 +141,14 @@ public struct HALDocumentError: Error, Sendable, Hashable, CustomStringConvertib
         copy.relation = relation
         copy.linkName = linkName
         copy.templateKey = templateKey
+        copy.contentType = contentType
+        return copy
+    }
+
+    /// This error, naming the `Content-Type` of the response whose body it is about.
+    func with(contentType: String?) -> HALDocumentError {
+        var copy = self
+        copy.contentType = contentType
         return copy
     }
 }

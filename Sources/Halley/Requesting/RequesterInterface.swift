@@ -173,8 +173,3 @@ public struct UnimplementedRequesterError: Error, Sendable, Hashable, CustomStri
                 + " implement one of them"
     }
 }
-
-extension UnimplementedRequesterError: LocalizedError {
-    /// The ``description``: the type and what it must implement.
-    public var errorDescription: String? { description }
-}

@@ -189,11 +189,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-extension TransportError: LocalizedError {
-    /// The ``description``: the host, what failed and what to do.
-    public var errorDescription: String? { description }
-}
-
 extension TransportError: PermanentTransportError {
     /// A refused certificate or an unusable proxy setting happens again on every attempt;
     /// a host not found, a refused or reset connection and a timeout may not.

@@ -40,8 +40,8 @@ import Testing
             let http = try #require(error.httpError)
             let expected = status == 404 ? "HTTP 404 Not Found" : "HTTP 405 Method Not Allowed: 405 Not Allowed"
             #expect(error.message == expected, "\(reason)")
-            #expect(error.localizedDescription == "\(expected) (URL \(Self.url.absoluteString))")
-            #expect(http.description == error.localizedDescription)
+            #expect(error.description == "\(expected) (URL \(Self.url.absoluteString))")
+            #expect(http.description == error.description)
             #expect(http.body == page, "the body stays on the error")
             #expect(!error.localizedDescription.contains("<"))
         }
@@ -100,14 +100,14 @@ import Testing
                 _ = try await manager.resource(from: missing)
                 Issue.record("nginx answered /nowhere")
             } catch let error as HalleyError {
-                #expect(error.localizedDescription == "HTTP 404 Not Found (URL \(missing.absoluteString))")
+                #expect(error.description == "HTTP 404 Not Found (URL \(missing.absoluteString))")
             }
             do {
                 _ = try await manager.send(.post, to: nginx.http("/items/1"), body: .json(["x": 1]))
                 Issue.record("nginx took a POST to a file")
             } catch let error as HalleyError {
                 #expect(
-                    error.localizedDescription
+                    error.description
                         == "HTTP 405 Method Not Allowed: 405 Not Allowed (URL \(nginx.http("/items/1").absoluteString))"
                 )
             }

@@ -146,7 +146,7 @@ import Testing
             return error.code == .formValidation && failures.properties == ["item", "quantity", "extra"]
                 && failures.failures.map(\.rule) == [.required, .min, .undeclared]
                 && error.url == URL(string: "http://shop.example.com/orders/118")
-                && error.localizedDescription.contains("quantity: 0 is less than the minimum 1 (min)")
+                && error.description.contains("quantity: 0 is less than the minimum 1 (min)")
         }
         let upload = try fixture("unsupported-content-type.json")
         await #expect {

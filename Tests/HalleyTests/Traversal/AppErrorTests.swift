@@ -20,7 +20,10 @@ import Testing
     @Test func everyPublicErrorHasALocalizedDescriptionThatSaysWhatHappened() throws {
         let halley = HalleyError(
             code: .http, includePath: "[contacts]", url: Graph.url("/x"), message: "HTTP 404 Not Found")
-        #expect(halley.localizedDescription == halley.description)
+        #expect(halley.localizedDescription == halley.errorDescription)
+        #expect(
+            halley.description
+                == "HTTP 404 Not Found (include path \"[contacts]\", URL \(Graph.url("/x").absoluteString))")
         #expect(!halley.localizedDescription.contains("could not be completed"))
         let errors: [any Error] = [
             halley,

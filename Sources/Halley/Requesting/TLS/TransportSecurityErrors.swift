@@ -202,26 +202,6 @@ public struct UnsupportedSettingsError: Error, Sendable, Hashable, CustomStringC
     }
 }
 
-extension TLSError: LocalizedError {
-    /// The ``description``: the host, what failed and what to do.
-    public var errorDescription: String? { description }
-}
-
-extension ProxyError: LocalizedError {
-    /// The ``description``: the proxy, the URL and what failed.
-    public var errorDescription: String? { description }
-}
-
-extension TLSConfigurationError: LocalizedError {
-    /// The ``description``: the file or value and what is wrong with it.
-    public var errorDescription: String? { description }
-}
-
-extension UnsupportedSettingsError: LocalizedError {
-    /// The ``description``: the requester and the settings it cannot honour.
-    public var errorDescription: String? { description }
-}
-
 /// Errors that another attempt cannot cure: a refused certificate, a configuration that
 /// cannot be used. The engine does not retry them.
 protocol PermanentTransportError: Error {
