@@ -20,6 +20,14 @@ import Halley
 /// query. The host is ignored, so one declaration serves any base URL (the in-memory
 /// ``defaultBaseURL`` or a socket's `http://127.0.0.1:<port>`). A request no route matches is
 /// answered `404` with a problem document naming it, and logged like any other.
+///
+/// Each route is declared once: a second declaration of one method and path (a second
+/// ``resource(_:_:status:headers:)`` at a path, a ``collection(_:items:pageSize:rel:properties:)``
+/// where a `GET` route is declared) is a mistake in the test, and the API stops answering:
+/// ``serve()`` throws, and every request fails with a ``StubAPIError`` naming the route
+/// (`route GET /orders is declared twice`), in memory, or is answered `500` on a socket that
+/// was already serving. For an answer that changes during a test, declare a
+/// ``handle(_:_:with:)`` route whose handler reads the test's own state.
 public final class StubAPI: Sendable {
     /// The base URL the in-memory requester is usually given: any host works.
     public static let defaultBaseURL = URL(string: "https://api.example.test")!
@@ -32,6 +40,14 @@ public final class StubAPI: Sendable {
         var behaviours: [String: Behaviour] = [:]
         var log: [StubRequest] = []
         var fixtureDirectory: URL?
+        /// The first route declared twice: the API answers no request while it is set.
+        var duplicate: StubAPIError?
+
+        /// Records `route` as declared, noting it when it already was.
+        mutating func declare(_ route: RouteKey) {
+            let taken = routes[route] != nil || (route.method == .get && collections[route.path] != nil)
+            if taken, duplicate == nil { duplicate = StubAPIError(route: "\(route.method.rawValue) \(route.path)") }
+        }
     }
 
     private struct RouteKey: Hashable {
@@ -88,12 +104,19 @@ public final class StubAPI: Sendable {
         properties: JSONObject = [:]
     ) {
         let collection = Collection(items: items, pageSize: max(1, pageSize), rel: rel, properties: properties)
-        state.withLock { $0.collections[path] = collection }
+        state.withLock { state in
+            state.declare(RouteKey(method: .get, path: path))
+            state.collections[path] = collection
+        }
     }
 
     /// Answers `method` requests to `path` with a fixed response (an action's `201`, say).
     public func respond(to method: HTTPMethod, _ path: String, with response: StubResponse) {
-        state.withLock { $0.routes[RouteKey(method: method, path: path)] = .response(response) }
+        state.withLock { state in
+            let route = RouteKey(method: method, path: path)
+            state.declare(route)
+            state.routes[route] = .response(response)
+        }
     }
 
     /// Answers `method` requests to `path` with what `handler` returns for each: for
@@ -101,7 +124,11 @@ public final class StubAPI: Sendable {
     public func handle(
         _ method: HTTPMethod, _ path: String, with handler: @escaping @Sendable (StubRequest) -> StubResponse
     ) {
-        state.withLock { $0.routes[RouteKey(method: method, path: path)] = .handler(handler) }
+        state.withLock { state in
+            let route = RouteKey(method: method, path: path)
+            state.declare(route)
+            state.routes[route] = .handler(handler)
+        }
     }
 
     // MARK: Latency and faults
@@ -170,10 +197,15 @@ public final class StubAPI: Sendable {
     /// use a real transport (`CurlRequester`, `URLSessionRequester`). The server stops when
     /// the returned value is released (or ``StubServer/stop()`` is called).
     ///
-    /// - Throws: ``StubServerError`` when no socket could be bound.
+    /// - Throws: ``StubServerError`` when no socket could be bound, or when a route is declared
+    ///   twice (naming it, as ``StubAPIError`` does).
     public func serve() throws(StubServerError) -> StubServer {
-        try StubServer(api: self)
+        if let duplicate = declarationError { throw StubServerError(description: duplicate.description) }
+        return try StubServer(api: self)
     }
+
+    /// The first route declared twice, when one is: the API answers no request then.
+    var declarationError: StubAPIError? { state.get().duplicate }
 
     // MARK: Answering
 
@@ -184,14 +216,19 @@ public final class StubAPI: Sendable {
             case response(StubResponse)
             case reset
             case truncated(StubResponse)
+            /// The API's declarations are wrong: no route answers.
+            case misdeclared(StubAPIError)
         }
         let kind: Kind
         let latency: Duration?
     }
 
-    /// Logs `request` and decides its answer.
+    /// Logs `request` and decides its answer; a request to an API with a route declared twice
+    /// is neither logged nor answered.
     func answer(_ request: StubRequest) -> Outcome {
-        let (route, collection, behaviour, directory) = state.withLock { state in
+        let answering = state.withLock {
+            state -> (Route?, Collection?, (latency: Duration?, fault: StubFault?), URL?)? in
+            guard state.duplicate == nil else { return nil }
             state.log.append(request)
             let route =
                 state.routes[RouteKey(method: request.method, path: request.path)]
@@ -211,6 +248,10 @@ public final class StubAPI: Sendable {
             }
             return (route, collection, applied, state.fixtureDirectory)
         }
+        guard let answering else {
+            return Outcome(kind: .misdeclared(declarationError ?? StubAPIError(route: request.line)), latency: nil)
+        }
+        let (route, collection, behaviour, directory) = answering
         var response: StubResponse
         switch route {
         case .response(let fixed): response = fixed
@@ -404,6 +445,33 @@ public struct StubRequester: RequesterInterface, Sendable {
         case .truncated:
             throw TransportError(
                 code: .connectionReset, url: request.url, detail: "the stub route closed the connection mid-body")
+        case .misdeclared(let error):
+            throw error
         }
+    }
+}
+
+/// A mistake in a ``StubAPI``'s declarations: a route (one method and path) declared twice.
+/// The API's requests fail with it (in memory), and ``StubAPI/serve()`` throws its description.
+///
+/// ```swift
+/// let api = StubAPI()
+/// api.resource("/orders", StubResource(["n": 1]))
+/// api.resource("/orders", StubResource(["n": 2]))   // a mistake: the test meant another path
+/// // The first request fails: "route GET /orders is declared twice ..."
+/// ```
+public struct StubAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The route declared twice, as `"METHOD /path"` (`"GET /orders"`).
+    public let route: String
+
+    /// A route declared twice.
+    init(route: String) {
+        self.route = route
+    }
+
+    /// `route GET /orders is declared twice`, and what to do instead.
+    public var description: String {
+        "route \(route) is declared twice in this StubAPI (declare each route once; for an answer that "
+            + "changes during a test, use handle(_:_:with:) with the test's own state)"
     }
 }

@@ -169,6 +169,11 @@ public final class StubServer: Sendable {
                 case .response(let response):
                     let bytes = Self.encode(response, method: request.request.method, keepAlive: request.keepAlive)
                     guard Self.writeAll(connection, bytes), request.keepAlive else { return }
+                case .misdeclared(let error):
+                    // Declared twice after the server started: a test's mistake, told to its client.
+                    let response = StubResponse.problem(status: 500, detail: error.description)
+                    let bytes = Self.encode(response, method: request.request.method, keepAlive: request.keepAlive)
+                    guard Self.writeAll(connection, bytes), request.keepAlive else { return }
                 }
             }
         }

@@ -1,10 +1,33 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// What an action (`POST`, `PUT`, `PATCH`, `DELETE`) got back: the status, the `Location`,
 /// and the body as a HAL resource or any `Decodable`.
+///
+/// ```swift
+/// let created = try await manager.send(.post, to: ordersURL, body: .json(["item": "book"]))
+/// print(created)   // 201 Created POST https://api.example.com/orders → Location https://api.example.com/orders/9
+/// ```
 public struct ActionResponse: Sendable {
     /// The response as received.
     public let response: ResourceResponse
+    /// The method the action was sent with; `nil` where the sender did not say.
+    let method: HTTPMethod?
+
+    /// The response to an action sent with `method`.
+    init(response: ResourceResponse, method: HTTPMethod?) {
+        self.response = response
+        self.method = method
+    }
+
+    /// The response to an action whose method is not known here: its description leaves the
+    /// method out.
+    init(response: ResourceResponse) {
+        self.init(response: response, method: nil)
+    }
 
     /// The status code.
     public var status: Int { response.status }
@@ -34,5 +57,25 @@ public struct ActionResponse: Sendable {
         -> Value
     {
         try DecodingFailure.decode(type, from: response.body, decoder: decoder, plan: IncludePlan(), url: response.url)
+    }
+}
+
+extension ActionResponse: CustomStringConvertible {
+    /// One line for a log: the status with its reason phrase, the method and the URL that
+    /// answered, and where a created resource lives.
+    ///
+    /// ```swift
+    /// print(created)   // 201 Created POST http://host/orders → Location http://host/orders/9
+    /// print(deleted)   // 204 No Content DELETE http://host/orders/9
+    /// ```
+    ///
+    /// The body is left out: read it with ``resource(options:)`` or ``decode(_:decoder:)``.
+    public var description: String {
+        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+        var text = reason.isEmpty ? "\(status)" : "\(status) \(reason)"
+        if let method { text += " \(method.rawValue)" }
+        text += " \(response.url.absoluteString)"
+        if let location { text += " → Location \(location.absoluteString)" }
+        return text
     }
 }

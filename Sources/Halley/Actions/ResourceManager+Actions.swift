@@ -20,7 +20,8 @@ extension ResourceManager {
         _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         ActionResponse(
-            response: try await Call(self, at: .url(url), options: options).send(method, to: url, body: body))
+            response: try await Call(self, at: .url(url), options: options).send(method, to: url, body: body),
+            method: method)
     }
 
     /// Sends an action to a URL template expanded with the call's variables.
@@ -28,7 +29,7 @@ extension ResourceManager {
         _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         let call = try Call(self, at: .template(template), options: options)
-        return ActionResponse(response: try await call.send(method, to: call.rootURL, body: body))
+        return ActionResponse(response: try await call.send(method, to: call.rootURL, body: body), method: method)
     }
 
     /// Sends an action to the link of `rel` on a fetched resource: templated links expand
@@ -56,7 +57,7 @@ extension ResourceManager {
         guard let url = try target.location(resolver) else {
             throw RelationResolver.missing(rel, named: linkName, in: resource, includePath: nil)
         }
-        return ActionResponse(response: try await call.send(method, to: url, body: body))
+        return ActionResponse(response: try await call.send(method, to: url, body: body), method: method)
     }
 
     /// Sends an action and decodes the response body as `type`.

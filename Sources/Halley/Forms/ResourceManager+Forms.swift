@@ -63,7 +63,7 @@ extension ResourceManager {
             }
             let sent = FormSubmission.sentValues(of: form, provided: values, defaults: defaults)
             let (url, body) = FormSubmission.request(to: target, values: sent, encoding: encoding)
-            return ActionResponse(response: try await call.act(form.method, to: url, body: body))
+            return ActionResponse(response: try await call.act(form.method, to: url, body: body), method: form.method)
         }
     }
 

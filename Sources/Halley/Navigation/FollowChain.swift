@@ -120,7 +120,7 @@ public struct FollowChain: Sendable {
         }
         // The action is a call of its own, trusting the resource that holds the last link.
         let action = try Call(manager, at: .url(url), options: options, variables: call.variables, trusting: trust)
-        return ActionResponse(response: try await action.send(method, to: url, body: body))
+        return ActionResponse(response: try await action.send(method, to: url, body: body), method: method)
     }
 
     /// The items of the collection at the end of the chain, page after page. The chain is

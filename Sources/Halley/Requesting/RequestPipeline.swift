@@ -494,12 +494,15 @@ final class RequestPipeline: Sendable {
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         let isGet = draft.method == .get
         // A request with validators of its own asks the server, whatever the cache holds.
-        let cached =
+        let stored =
             isGet && !draft.acceptsNotModified && cache != nil ? HeldEntry.lookUp(first.request, in: cache) : nil
-        if let cached, cached.isFresh {
+        if let stored, stored.isFresh {
             emit(.cacheHit(url: draft.location.url))
-            return cached.response
+            return stored.response
         }
+        // A stale entry is revalidated only with a validator to send (RFC 9111, section 4.3.1):
+        // without one the request is a plain one, and a `304` to it confirms nothing.
+        let cached = stored?.canRevalidate == true ? stored : nil
         // Pending requests are named only when a deadline passes: without one, skip the count.
         let key = deadline == nil ? nil : draft.location.text
         if let key { inFlight.withLock { $0[key, default: 0] += 1 } }
@@ -644,6 +647,9 @@ final class RequestPipeline: Sendable {
 
         @inline(never)
         var lastModified: String? { entry.lastModified }
+
+        @inline(never)
+        var canRevalidate: Bool { entry.canRevalidate }
 
         @inline(never)
         func refresh(_ request: ResourceRequest, with response: ResourceResponse, in cache: ResponseCache)

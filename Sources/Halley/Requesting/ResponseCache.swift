@@ -15,7 +15,8 @@ import Foundation
 ///   stored or served.
 /// - While younger than its `max-age` (and not `no-cache`), it is reused with no request.
 /// - Once stale, it is revalidated with `If-None-Match` (its `ETag`) and `If-Modified-Since`
-///   (its `Last-Modified`); a `304` reuses the stored body. The request holds that body until
+///   (its `Last-Modified`); a `304` reuses the stored body. A stale entry with neither is not
+///   revalidated: the request goes without validators, and a `304` to it is an error. The request holds that body until
 ///   its answer arrives, so a `304` is never an error, even when other calls evicted the
 ///   entry meanwhile (it is then stored again).
 /// - A successful `POST`, `PUT`, `PATCH` or `DELETE` invalidates its URL, its `Location`,
@@ -46,6 +47,8 @@ public final class ResponseCache: Sendable {
 
         var etag: String? { response.headers["ETag"] }
         var lastModified: String? { response.headers["Last-Modified"] }
+        /// Whether a stale entry has a validator to make its request conditional with: the
+        /// pipeline revalidates only such an entry.
         var canRevalidate: Bool { etag != nil || lastModified != nil }
         /// What the entry counts against ``ResponseCache/maximumBytes``: its body, its headers
         /// and a fixed cost, so that many empty responses are bounded too.

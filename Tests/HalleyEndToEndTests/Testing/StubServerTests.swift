@@ -83,6 +83,28 @@ import Testing
         #expect(api.requestLines == ["GET /contacts/1"])
     }
 
+    @Test func anAPIWithARouteDeclaredTwiceIsNotServed() async throws {
+        let api = Self.api()
+        api.resource("/contacts/2", StubResource(["name": "Bob again"]))
+        #expect {
+            _ = try api.serve()
+        } throws: { error in
+            "\(error)".contains("route GET /contacts/2 is declared twice")
+        }
+    }
+
+    @Test func aRouteDeclaredTwiceWhileServingIsAnsweredWithAProblemNamingIt() async throws {
+        let api = Self.api()
+        let server = try api.serve()
+        api.respond(to: .get, "/", with: StubResponse(status: 204))
+        let manager = try Self.manager(.curl)
+        let error = await #expect(throws: HalleyError.self) {
+            try await manager.document(at: server.url("/contacts/1"))
+        }
+        #expect(error?.httpError?.status == 500)
+        #expect(error?.httpError?.problem?.detail?.contains("route GET / is declared twice") == true)
+    }
+
     @Test func theServerStopsWhenReleased() async throws {
         var server: StubServer? = try Self.api().serve()
         let url = try #require(server?.url("/contacts/1"))

@@ -44,6 +44,36 @@ import Testing
         #expect(requests[1].headers["If-Modified-Since"] == "Sun, 22 Nov 2026 10:00:00 GMT")
     }
 
+    /// A stale entry with neither `ETag` nor `Last-Modified` cannot be revalidated: the next get
+    /// is a plain request, and a `304` to it (which a request without validators cannot ask
+    /// for) is the server's error, not a confirmation of the stale body.
+    @Test func aStaleEntryWithoutValidatorsIsNotRevalidated() async throws {
+        let requester = InMemoryRequester()
+        let answers = LockedValue(0)
+        await requester.register(base + "/a") { request in
+            let answer = answers.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if answer == 1 {
+                return ResourceResponse(
+                    headers: ["Cache-Control": "max-age=0"], url: request.url, body: Data(#"{"version": 1}"#.utf8))
+            }
+            return ResourceResponse(status: 304, url: request.url, body: Data())
+        }
+        let log = EventLog()
+        var configuration = ResourceManager.Configuration()
+        configuration.cache = ResponseCache()
+        configuration.observer = log.observer
+        let manager = ResourceManager(requester: requester, configuration: configuration)
+        #expect(try await manager.resource(from: Graph.url("/a"))["version"] == 1)
+        let error = await #expect(throws: HalleyError.self) { try await manager.resource(from: Graph.url("/a")) }
+        #expect(error?.httpError?.status == 304)
+        #expect(!log.all.contains { if case .cacheRevalidated = $0 { true } else { false } })
+        let second = try #require(await requester.requests.last)
+        #expect(second.headers["If-None-Match"] == nil && second.headers["If-Modified-Since"] == nil)
+    }
+
     @Test func freshResponsesAreServedWithoutARequest() async throws {
         let requester = await conditionalServer(cacheControl: "max-age=60")
         let log = EventLog()

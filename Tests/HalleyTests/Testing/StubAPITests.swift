@@ -99,6 +99,59 @@ import Testing
         #expect(api.requestLines == ["GET /nowhere?x=1"])
     }
 
+    /// The error a request to `path` of `api` ends with, in memory.
+    private func failure(of api: StubAPI, at path: String, _ method: HTTPMethod = .get) async -> (any Error)? {
+        do {
+            _ = try await ResourceManager(requester: api.requester).send(method, to: URL(string: Self.base + path)!)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aResourceDeclaredTwiceFailsTheFirstRequestNamingTheRoute() async throws {
+        let api = StubAPI()
+        api.resource("/orders", StubResource(["n": 1]))
+        api.resource("/orders/1", StubResource())
+        api.resource("/orders", StubResource(["n": 2]))
+        let error = try #require(await failure(of: api, at: "/orders/1"), "any request fails, not only the route's")
+        #expect("\(error)".contains("route GET /orders is declared twice"))
+        let underlying = try #require((error as? HalleyError)?.underlying as? StubAPIError)
+        #expect(underlying.route == "GET /orders")
+        #expect(api.requestLines.isEmpty, "nothing was answered")
+    }
+
+    @Test func everyWayOfDeclaringARouteCountsAndNamesIt() async throws {
+        let cases: [(declare: (StubAPI) -> Void, route: String)] = [
+            ({ $0.respond(to: .post, "/orders", with: StubResponse(status: 201)) }, "POST /orders"),
+            ({ $0.handle(.post, "/orders") { _ in StubResponse(status: 201) } }, "POST /orders"),
+            ({ $0.resource("/contacts", StubResource()) }, "GET /contacts"),
+            ({ $0.respond(to: .get, "/contacts", with: StubResponse()) }, "GET /contacts"),
+            ({ $0.collection("/contacts", items: []) }, "GET /contacts"),
+            ({ $0.resource("/contacts/1", StubResource()) }, "GET /contacts/1"),
+        ]
+        for (declare, route) in cases {
+            let api = StubAPI()
+            api.respond(to: .post, "/orders", with: StubResponse(status: 201))
+            api.collection("/contacts", items: [])
+            api.resource("/contacts/1", StubResource())
+            declare(api)
+            let error = await failure(of: api, at: "/orders", .post)
+            #expect(error.map { "\($0)" }?.contains("route \(route) is declared twice") == true, "\(route)")
+        }
+    }
+
+    @Test func routesThatDifferInMethodOrQueryAreNotDuplicates() async throws {
+        let api = StubAPI()
+        api.resource("/orders", StubResource())
+        api.respond(to: .post, "/orders", with: StubResponse(status: 201))
+        api.respond(to: .head, "/orders", with: StubResponse())
+        api.resource("/contacts?page=9", StubResource())
+        api.collection("/contacts", items: [])
+        #expect(await failure(of: api, at: "/orders", .post) == nil)
+        #expect(await failure(of: api, at: "/contacts?page=9") == nil)
+    }
+
     @Test func faultsApplyToTheirRouteAsManyTimesAsDeclared() async throws {
         let api = Self.contactsAPI()
         var configuration = ResourceManager.Configuration()
