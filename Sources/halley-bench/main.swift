@@ -9,6 +9,8 @@ import Foundation
 
 // The transport scenario's server runs as this same binary in a process of its own.
 if CommandLine.arguments.dropFirst().first == "--serve-transport" { LoopbackServer.serve() }
+// The nginx lab alone, for timing whole processes (`halley get`, `curl`) from outside.
+if CommandLine.arguments.dropFirst().first == "--serve-nginx" { NginxLabServer.serve() }
 
 let arguments: BenchArguments
 let scenarios: [any Scenario]

@@ -68,15 +68,41 @@ import Testing
 
     @Test func systemAndKeepsTheSystemBundle() throws {
         // Public CAs cannot be reached from a test; what reaches libcurl must hold them.
+        // Without a hashed CA directory, the blob carries the system bundle.
         let certificates = try TLSMaterial(TLSConfiguration.system)
         #expect(certificates.caBundle == nil)
-        let options = try CurlTLSOptions(TLSConfiguration(trustRoots: .systemAnd([.data(Self.samplePEM)])))
+        let options = try CurlTLSOptions(
+            TLSConfiguration(trustRoots: .systemAnd([.data(Self.samplePEM)])), systemDirectory: nil)
         let (systemPath, _) = CurlTLSOptions.systemBundlePath()
         let system = try Data(contentsOf: URL(fileURLWithPath: try #require(systemPath)))
         let blob = try #require(options.caBlob)
         #expect(blob.starts(with: system))
         #expect(blob.suffix(Self.samplePEM.count + 1).prefix(Self.samplePEM.count) == Self.samplePEM)
         #expect(!options.clearCAPath, "the system's CA directory stays in use")
+    }
+
+    @Test func systemAndKeepsTheSystemDirectoryAndParsesOnlyTheExtraCAs() throws {
+        // With libcurl's hashed CA directory, OpenSSL looks system CAs up there as a chain
+        // needs them; the blob, which it parses whole at every handshake, is the extra alone
+        // (issue #38: the 139-certificate bundle cost 40-65 ms per connection).
+        let options = try CurlTLSOptions(
+            TLSConfiguration(trustRoots: .systemAnd([.data(Self.samplePEM)])), systemDirectory: "/etc/ssl/certs")
+        let blob = try #require(options.caBlob)
+        #expect(blob.prefix(Self.samplePEM.count) == Self.samplePEM)
+        #expect(blob.count <= Self.samplePEM.count + 1)
+        #expect(!options.clearCAPath, "the system's CA directory stays in use")
+        #expect(options.caFile == nil)
+
+        // The directory counts only when it holds the names OpenSSL looks up.
+        #expect(CurlTLSOptions.isHashedName("5ad8a5d6.0"))
+        #expect(CurlTLSOptions.isHashedName("002c0b4f.12"))
+        for name in ["ca-certificates.crt", "5AD8A5D6.0", "5ad8a5d6.", "5ad8a5d.0", "5ad8a5d6.r0", "5ad8a5d6.0.pem"] {
+            #expect(!CurlTLSOptions.isHashedName(name), "\(name)")
+        }
+        if let directory = CurlTLSOptions.hashedSystemDirectory() {
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(names.contains(where: CurlTLSOptions.isHashedName))
+        }
     }
 
     @Test func aTraversalRunsOverHTTPSWithHTTP2() async throws {

@@ -70,6 +70,7 @@ enum CurlABI {
         static let connectionsMade: Int32 = 0x20_0000 + 26  // CURLINFO_NUM_CONNECTS
         static let connectCode: Int32 = 0x20_0000 + 22  // CURLINFO_HTTP_CONNECTCODE
         static let defaultCAInfo: Int32 = 0x10_0000 + 61  // CURLINFO_CAINFO (7.84)
+        static let defaultCAPath: Int32 = 0x10_0000 + 62  // CURLINFO_CAPATH (7.84)
         static let osErrno: Int32 = 0x20_0000 + 25  // CURLINFO_OS_ERRNO
         static let primaryIP: Int32 = 0x10_0000 + 32  // CURLINFO_PRIMARY_IP
         static let primaryPort: Int32 = 0x20_0000 + 40  // CURLINFO_PRIMARY_PORT

@@ -17,10 +17,15 @@ struct CurlHandleSetup: Sendable {
 /// is searched as well. So:
 ///
 /// - `.system` sets neither: libcurl's defaults are the system's CAs.
-/// - `.systemAnd(extra)` sets `CAINFO_BLOB` to the system bundle (the file libcurl reports as
-///   its default, `CURLINFO_CAINFO`, or the first of the usual paths) followed by the extra
-///   PEM, and leaves `CAPATH` as it is: the system's CAs stay trusted whether the build uses
-///   the bundle, the directory or both.
+/// - `.systemAnd(extra)` leaves `CAPATH` as it is and sets `CAINFO_BLOB` to the extra PEM
+///   alone when libcurl's default `CAPATH` (`CURLINFO_CAPATH`) is a directory of hashed
+///   certificate names (Debian's `/etc/ssl/certs`, which `curl --cacert` relies on too):
+///   OpenSSL finds a system CA there by its name's hash when a chain needs it. Without such a
+///   directory, `CAINFO_BLOB` is the system bundle (the file libcurl reports as its default,
+///   `CURLINFO_CAINFO`, or the first of the usual paths) followed by the extra PEM. Either
+///   way the system's CAs stay trusted. The directory is preferred because OpenSSL parses a
+///   blob whole at every handshake: Debian's 139-certificate bundle costs 40–65 ms of CPU
+///   per connection, a third more time for a short command (BENCHMARKS.md, issue #38).
 /// - `.only(sources)` sets `CAINFO` (one file) or `CAINFO_BLOB` (anything else) and clears
 ///   `CAPATH`, so no system CA is trusted.
 ///
@@ -47,6 +52,14 @@ struct CurlTLSOptions: Sendable {
     ///
     /// - Throws: ``TLSConfigurationError``.
     init(_ configuration: TLSConfiguration) throws(TLSConfigurationError) {
+        try self.init(configuration, systemDirectory: Self.hashedSystemDirectory())
+    }
+
+    /// Reads and checks the configuration's files; `systemDirectory` is the hashed directory
+    /// of system CAs libcurl searches by default, if any.
+    ///
+    /// - Throws: ``TLSConfigurationError``.
+    init(_ configuration: TLSConfiguration, systemDirectory: String?) throws(TLSConfigurationError) {
         let material = try TLSMaterial(configuration)
         verifyPeer = !configuration.dangerouslySkipsCertificateVerification
         sslVersion =
@@ -55,7 +68,10 @@ struct CurlTLSOptions: Sendable {
             caFile = only
             clearCAPath = true
         } else if let extra = material.caBundle {
-            if material.trustsSystem {
+            if material.trustsSystem && systemDirectory != nil {
+                // The system's CAs come from the directory, looked up as a chain needs them.
+                caBlob = extra
+            } else if material.trustsSystem {
                 let (path, searched) = Self.systemBundlePath()
                 guard let path else { throw TLSConfigurationError(.systemBundleNotFound(searched: searched)) }
                 var bundle = try TLSMaterial.read(.file(path), role: .trustRoot)
@@ -74,6 +90,31 @@ struct CurlTLSOptions: Sendable {
         if !configuration.pinnedKeys.isEmpty {
             pins = configuration.pinnedKeys.map(\.description).joined(separator: ";")
         }
+    }
+
+    /// libcurl's default CA directory (`CURLINFO_CAPATH`, libcurl 7.84 and later) when it holds
+    /// certificates under hashed names (`5ad8a5d6.0`), the only ones OpenSSL looks up there;
+    /// `nil` when libcurl has none, is older, or the directory has no such name.
+    static func hashedSystemDirectory() -> String? {
+        guard CurlLibrary.loadFailure == nil, let easy = halley_curl_easy_init() else { return nil }
+        defer { halley_curl_easy_cleanup(easy) }
+        var pointer: UnsafeMutableRawPointer?
+        guard halley_curl_easy_getinfo_pointer(easy, CurlABI.Info.defaultCAPath, &pointer) == CurlABI.Code.ok,
+            let pointer
+        else { return nil }
+        let path = String(cString: pointer.assumingMemoryBound(to: CChar.self))
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path),
+            names.contains(where: isHashedName)
+        else { return nil }
+        return path
+    }
+
+    /// Whether `name` is OpenSSL's hashed form: eight hexadecimal digits, a dot, a number.
+    static func isHashedName(_ name: String) -> Bool {
+        let parts = name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 8, !parts[1].isEmpty else { return false }
+        return parts[0].allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+            && parts[1].allSatisfy { (48...57).contains($0) }
     }
 
     /// Where libcurl finds the system's CAs: its own default, else the usual places.
