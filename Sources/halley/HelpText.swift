@@ -1,8 +1,10 @@
+import Halley
+
 /// The version and the help texts. The help is part of the contract: it documents the
 /// exit statuses, the trace format and the links table that scripts parse.
 enum HelpText {
     /// The tool's version, printed by `halley --version`.
-    static let version = "0.1.0"
+    static let version = HalleyVersion.current
 
     /// The help for `command`, or the overview when `nil`.
     static func text(for command: String?) -> String {

@@ -78,7 +78,10 @@ struct Session {
                 requester = DefaultRequester.make(tls: transport.tls, proxy: transport.proxy)
             }
         }
-        manager = ResourceManager(requester: requester)
+        // The tool names itself as curl does (`curl/8.x`); a -H User-Agent replaces it.
+        var configuration = ResourceManager.Configuration()
+        configuration.headers = ["User-Agent": "halley/\(HelpText.version)"]
+        manager = ResourceManager(requester: requester, configuration: configuration)
     }
 
     /// The options for the command's next call: ``options`` with what remains of `--deadline`,

@@ -118,13 +118,15 @@ final class RequestPipeline: Sendable {
         supportsHTTPS = supportedSchemes.contains("https")
         var acceptHeaders = HTTPHeaders()
         acceptHeaders["Accept"] = Self.accept(forms: policy.acceptsForms == true)
+        // Every requester's default, in one place; a caller's own `User-Agent` replaces it.
+        acceptHeaders["User-Agent"] = HalleyVersion.userAgent
         self.acceptHeaders = acceptHeaders
         start = .now
     }
 
     private let headers: HTTPHeaders
-    /// The call's `Accept` field alone, made once: a request's headers start from it (a copy
-    /// shares its storage), where setting the field on each request allocated an array.
+    /// The call's `Accept` and default `User-Agent` fields, made once: a request's headers start
+    /// from them (a copy shares its storage), where setting them on each request allocated.
     private let acceptHeaders: HTTPHeaders
     private var timeout: Duration? { policy.requestTimeout }
 
@@ -466,7 +468,7 @@ final class RequestPipeline: Sendable {
         var fields = fields
         var headers: HTTPHeaders
         if let accept = draft.accept {
-            headers = [:]
+            headers = acceptHeaders
             headers["Accept"] = accept
         } else {
             // Shared, not built: every request of the call starts with the same field.

@@ -98,7 +98,7 @@ struct CurlCostScenario: Scenario {
     }
 
     /// The lines Halley's `CurlRequester` adds to libcurl's own for a document request: the
-    /// `Accept` line, read from a request Halley made, and the `Accept-Encoding` line the
+    /// `Accept` and `User-Agent` lines, read from a request Halley made, and the `Accept-Encoding` line the
     /// requester sends in place of libcurl's copy (`CurlLibrary`). The rules, not copies.
     private static func halleysRequestHeadLines() async throws -> [String] {
         let probe = InMemoryRequester()
@@ -107,7 +107,8 @@ struct CurlCostScenario: Scenario {
         guard let probeURL = URL(string: url) else { throw BenchError("bad URL \(url)") }
         _ = try await ResourceManager(requester: probe).document(at: probeURL)
         guard let request = await probe.requests.first else { throw BenchError("the probe saw no request") }
-        let accept = request.headers.filter { $0.name.lowercased() == "accept" }.map { "\($0.name): \($0.value)" }
+        let accept = request.headers.filter { ["accept", "user-agent"].contains($0.name.lowercased()) }
+            .map { "\($0.name): \($0.value)" }
         return accept + (CurlLibrary.acceptEncodingLine.map { [$0] } ?? [])
     }
 

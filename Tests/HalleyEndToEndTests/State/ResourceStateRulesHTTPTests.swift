@@ -49,6 +49,15 @@ import Testing
         return event
     }
 
+    /// Waits until `path` has received a request: a bound against a hang, not a speed check.
+    private static func untilArrived(_ path: String, at api: StubAPI) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while api.requests(to: path).isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try #require(!api.requests(to: path).isEmpty, "the request never reached the server")
+    }
+
     // MARK: 1. Vary
 
     @Test(arguments: Transport.allCases)
@@ -105,7 +114,7 @@ import Testing
             return state
         }
         // Both wait on the one request once it has reached the server.
-        for _ in 0..<2_000 where api.requests(to: "/slow").isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        try await Self.untilArrived("/slow", at: api)
         cancelled.cancel()
         await cancelled.value
         #expect(try await waiting.value.resource.state["v"] == 1)
@@ -120,7 +129,7 @@ import Testing
         let server = try api.serve()
         let handle = try Self.manager().resource(at: server.url("/slow"))
         let waiters = (0..<2).map { _ in Task { try await handle.get() } }
-        for _ in 0..<2_000 where api.requests(to: "/slow").isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        try await Self.untilArrived("/slow", at: api)
         for waiter in waiters { waiter.cancel() }
         for waiter in waiters {
             await #expect(throws: CancellationError.self) { _ = try await waiter.value }
