@@ -87,7 +87,7 @@ public struct ResourceHandle: Sendable, Hashable {
         let state = try await get()
         do {
             return try decode(type, from: state)
-        } catch where state.isEmbedded {
+        } catch  where state.isEmbedded {
             return try decode(type, from: try await refresh())
         }
     }
