@@ -1,8 +1,13 @@
+import Halley
+
 /// The version and the help texts. The help is part of the contract: it documents the
 /// exit statuses, the trace format and the links table that scripts parse.
 enum HelpText {
-    /// The tool's version, printed by `halley --version`.
-    static let version = "0.1.0"
+    /// The tool's version, printed by `halley --version`: the library's, written in one place.
+    static let version = HalleyVersion.current
+
+    /// The tool's `User-Agent`, `halley/<version>`, unless a `--header` gives one.
+    static let userAgent = "halley/" + version
 
     /// The help for `command`, or the overview when `nil`.
     static func text(for command: String?) -> String {

@@ -78,7 +78,11 @@ struct Session {
                 requester = DefaultRequester.make(tls: transport.tls, proxy: transport.proxy)
             }
         }
-        manager = ResourceManager(requester: requester)
+        // The manager's header, so it goes to every origin: a `--header User-Agent: ...` is
+        // the call's, which wins (on the origins the tool's headers go to).
+        var configuration = ResourceManager.Configuration()
+        configuration.headers["User-Agent"] = HelpText.userAgent
+        manager = ResourceManager(requester: requester, configuration: configuration)
     }
 
     /// The options for the command's next call: ``options`` with what remains of `--deadline`,

@@ -116,16 +116,25 @@ final class RequestPipeline: Sendable {
         supportedSchemes = requester.supportedSchemes
         supportsHTTP = supportedSchemes.contains("http")
         supportsHTTPS = supportedSchemes.contains("https")
-        var acceptHeaders = HTTPHeaders()
-        acceptHeaders["Accept"] = Self.accept(forms: policy.acceptsForms == true)
-        self.acceptHeaders = acceptHeaders
+        baseHeaders = Self.baseHeaders(accept: Self.accept(forms: policy.acceptsForms == true))
         start = .now
     }
 
     private let headers: HTTPHeaders
-    /// The call's `Accept` field alone, made once: a request's headers start from it (a copy
-    /// shares its storage), where setting the field on each request allocated an array.
-    private let acceptHeaders: HTTPHeaders
+    /// The call's `Accept` field and the default `User-Agent`, made once: a request's headers
+    /// start from them (a copy shares its storage), where setting the fields on each request
+    /// allocated an array.
+    private let baseHeaders: HTTPHeaders
+
+    /// What every request's headers start from, before any of the caller's: `accept`, and
+    /// ``HalleyVersion/userAgent``, which a `User-Agent` of the caller's replaces in any layer
+    /// (manager, header provider, call, the request's own, `configureRequest`).
+    static func baseHeaders(accept: String) -> HTTPHeaders {
+        HTTPHeaders(distinctFields: [
+            HTTPHeaders.Field(name: "Accept", value: accept),
+            HTTPHeaders.Field(name: "User-Agent", value: HalleyVersion.userAgent),
+        ])
+    }
     private var timeout: Duration? { policy.requestTimeout }
 
     func emit(_ event: HalleyEvent) {
@@ -413,7 +422,7 @@ final class RequestPipeline: Sendable {
         let generation: Int
     }
 
-    /// Builds a request: `Accept`, the manager's headers, the provider's (asked now, so every
+    /// Builds a request: `Accept` and `User-Agent`, the manager's headers, the provider's (asked now, so every
     /// attempt carries fresh credentials), the call's (credential ones only for trusted
     /// origins), the body, then the configurators.
     private func build(_ draft: Draft) async throws -> Built {
@@ -461,14 +470,8 @@ final class RequestPipeline: Sendable {
     /// ``build(_:)`` does before the body and the `configureRequest` hook.
     private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
         var fields = fields
-        var headers: HTTPHeaders
-        if let accept = draft.accept {
-            headers = [:]
-            headers["Accept"] = accept
-        } else {
-            // Shared, not built: every request of the call starts with the same field.
-            headers = acceptHeaders
-        }
+        // Shared, not built: every request of the call starts with the same fields.
+        var headers = draft.accept.map(Self.baseHeaders(accept:)) ?? baseHeaders
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.location) {
