@@ -25,7 +25,7 @@ public enum HalleyEvent: Sendable {
     /// SHOULD warn).
     case deprecatedLinkFollowed(includePath: String?, url: URL, deprecation: String)
     /// An included relation is absent from the resource at `url`; its key is left out of the
-    /// result.
+    /// result. With ``CallOptions/strictIncludes`` the call fails instead, and this is not sent.
     case relationMissing(includePath: String, rel: LinkRelation, url: URL?)
     /// A request failed and will be tried again after `delay`.
     case retrying(url: URL, attempt: Int, delay: Duration, reason: String)
