@@ -395,8 +395,22 @@ final class RequestPipeline: Sendable {
         guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
-                message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
+                message: Self.unsupportedSchemeMessage(url.scheme, supported: supportedSchemes))
         }
+    }
+
+    /// `the URL's scheme "htp" is not supported; this requester takes http and https`: the
+    /// same words for a root, a link followed and an action's target.
+    static func unsupportedSchemeMessage(_ scheme: String?, supported: Set<String>) -> String {
+        let start = scheme.map { "the URL's scheme \"\($0)\" is not supported" } ?? "the URL has no scheme"
+        let names = supported.sorted()
+        let takes =
+            switch names.count {
+            case 0: "takes none"
+            case 1: "takes \(names[0])"
+            default: "takes " + names.dropLast().joined(separator: ", ") + " and \(names[names.count - 1])"
+            }
+        return "\(start); this requester \(takes)"
     }
 
     // MARK: Building requests
