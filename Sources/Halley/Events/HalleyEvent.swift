@@ -130,6 +130,10 @@ public struct RequestRecord: Sendable, Hashable {
     /// How the response travelled, when the request asked for metrics and the requester
     /// measured them (see ``TransferMetrics``).
     public internal(set) var metrics: TransferMetrics? = nil
+    /// The header fields the request was handed to the requester with (after every layer and
+    /// `configureRequest`; the requester adds its transport's own, such as `Host`). They
+    /// include credentials (`Authorization`): log them with care. ``description`` leaves them out.
+    public internal(set) var requestHeaders: HTTPHeaders? = nil
 }
 
 /// A closure receiving ``HalleyEvent``s. It is called from many tasks at once, so it

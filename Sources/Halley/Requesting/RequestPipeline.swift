@@ -681,7 +681,7 @@ final class RequestPipeline: Sendable {
                     RequestRecord(
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: nil, status: nil, bytes: nil, error: nil,
-                        attempt: attempt)))
+                        attempt: attempt, requestHeaders: request.headers)))
         }
         let response: ResourceResponse
         do {
@@ -707,7 +707,7 @@ final class RequestPipeline: Sendable {
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: duration, status: response.status,
                         bytes: response.body.count, error: nil, attempt: attempt, headers: response.headers,
-                        metrics: response.metrics)))
+                        metrics: response.metrics, requestHeaders: request.headers)))
         }
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {
@@ -735,7 +735,7 @@ final class RequestPipeline: Sendable {
                 RequestRecord(
                     method: request.method, url: request.url, includePath: request.includePath,
                     start: offset, duration: duration, status: nil, bytes: nil,
-                    error: String(describing: error), attempt: attempt)))
+                    error: String(describing: error), attempt: attempt, requestHeaders: request.headers)))
         if let error = error as? HalleyError { return .failure(error) }
         if error is CancellationError || Task.isCancelled { throw CancellationError() }
         if let error = error as? ResponseBodyTooLargeError {
