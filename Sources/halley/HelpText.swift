@@ -36,7 +36,8 @@ enum HelpText {
                                                    print the response
           halley help [COMMAND] | --help | --version
 
-        Run 'halley COMMAND --help' for a command's options.
+        Run 'halley COMMAND --help' for a command's options. A URL without a scheme is
+        http, as with curl: halley get localhost:8080/orders.
 
         EXAMPLE
           halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\

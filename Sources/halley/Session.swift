@@ -120,15 +120,24 @@ struct Session {
     /// The library can expand a root template itself (`resource(from: String, ...)`), but
     /// `traverse` and `document(at:)` take a URL only, so the tool expands once, the same
     /// way for every command.
+    ///
+    /// As curl does, a URL without `://` means `http://` (`localhost:8080/x` is
+    /// `http://localhost:8080/x`, not a URL of the scheme `localhost`). A scheme the requester
+    /// does not take is left for the library to name.
     static func rootURL(_ target: String, variables: [String: TemplateValue]) throws -> URL {
         var text = target
         if target.contains("{") || target.contains("}") {
             text = try URITemplate(target).expand(variables)
         }
-        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+        // After the expansion: a template may give the scheme (`{+base}/x`).
+        let given = text
+        if !text.contains("://"), !text.isEmpty, !text.hasPrefix("/") { text = "http://" + text }
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+            !["http", "https"].contains(scheme.lowercased()) || url.host?.isEmpty == false
+        else {
             throw ToolError(
                 exitCode: .invalidInput,
-                message: "\"\(text)\" is not an absolute URL (expected e.g. https://api.example.com/)")
+                message: "\"\(given)\" is not an absolute URL (expected e.g. https://api.example.com/)")
         }
         return url
     }
