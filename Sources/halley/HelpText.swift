@@ -87,8 +87,11 @@ enum HelpText {
           -i, --show-headers      print each response's status line and header fields on
                                   stderr: "< HTTP/2 200 OK (GET URL)", then "< Name: value"
           -v, --verbose           print a trace line per request (see TRACE in 'halley get
-                                  --help'), each followed by its connection line: address,
-                                  new or reused, protocol, TLS version and timings
+                                  --help'), each followed by its connection line (address,
+                                  new or reused, protocol, TLS version and timings) and, as
+                                  curl does, the request: "> GET /path HTTP/1.1", then
+                                  "> Name: value" per header field sent (Host first; the
+                                  transport's own, such as Accept-Encoding, not shown)
         """
 
     /// The TLS, proxy and HTTP version options, shared by the help texts of every command that
