@@ -23,12 +23,13 @@ struct Session {
     ///   - preference: Embedded first (default) or links first.
     ///   - observer: Receives the traversal's events.
     ///   - acceptsForms: Ask for HAL-FORMS (`forms`, `submit`).
+    ///   - strictIncludes: `--strict`: an include a resource lacks fails the command.
     /// - Throws: ``URITemplateError`` for a bad root template, ``ToolError`` for a root that
     ///   is not an absolute URL (both exit 3).
     init(
         _ request: RequestArguments, maxConcurrency: Int? = nil,
         preference: CallOptions.Preference = .embedded, observer: TraversalObserver? = nil,
-        acceptsForms: Bool = false
+        acceptsForms: Bool = false, strictIncludes: Bool = false
     ) throws {
         rootURL = try Session.rootURL(request.target, variables: request.variables)
 
@@ -45,6 +46,7 @@ struct Session {
         options.preference = preference
         options.observer = observer
         options.acceptsForms = acceptsForms
+        options.strictIncludes = strictIncludes
         options.requestTimeout = request.policy.timeout
         options.retryPolicy = request.policy.retries.map { RetryPolicy(maxAttempts: $0 + 1) }
         options.deadline = request.policy.deadline
