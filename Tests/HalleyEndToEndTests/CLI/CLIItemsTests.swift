@@ -59,6 +59,19 @@ import Testing
         #expect(try documents(four).map { $0["n"]?.intValue } == [0, 1, 2, 0], "\(four)")
     }
 
+    @Test func deadlineBoundsTheWholeEnumeration() async throws {
+        // The first page answers at once; the second takes 5 s, past the 1 s the enumeration has.
+        let server = try await TestServer.shared()
+        let slow = server.url("/slow?ms=5000")
+        let first = server.url("/linked-page?count=2&next=" + TestServer.queryValue(slow.absoluteString))
+        let result = try await CLIRunner.run(["items", first.absoluteString, "--deadline", "1"])
+        #expect(result.status == 4, "\(result)")
+        #expect(try documents(result).map { $0["n"]?.intValue } == [0, 1], "what arrived in time is printed")
+        #expect(
+            result.stderrLines.last?.hasPrefix("halley: the --deadline of ") == true
+                && result.stderrLines.last?.hasSuffix(" passed after 2 items") == true, "\(result)")
+    }
+
     @Test func aResourceWithoutItemsPrintsNothing() async throws {
         let result = try await CLIRunner.fixtures("items", ["\(api)/contacts/1"])
         #expect(result.status == 0, "\(result)")
