@@ -21,6 +21,8 @@ enum CommandLineTool {
                 return .success
             case .get(let get):
                 return try await GetCommand(arguments: get).run(console: console)
+            case .items(let items):
+                return try await ItemsCommand(arguments: items).run(console: console)
             case .links(let links):
                 return try await LinksCommand(arguments: links).run(console: console)
             case .expand(let expand):

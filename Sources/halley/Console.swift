@@ -22,7 +22,10 @@ final class Console: Sendable {
     private let streams = LockedValue(Streams())
 
     /// Writes `text` to stdout as given (the caller supplies the final newline).
-    func out(_ text: String) {
+    ///
+    /// - Returns: Whether it was written: `false` once the reader has gone away.
+    @discardableResult
+    func out(_ text: String) -> Bool {
         write(Data(text.utf8), to: \.output)
     }
 
@@ -54,10 +57,11 @@ final class Console: Sendable {
         err(line)
     }
 
-    private func write(_ data: Data, to stream: KeyPath<Streams, FileHandle> & Sendable) {
+    @discardableResult
+    private func write(_ data: Data, to stream: KeyPath<Streams, FileHandle> & Sendable) -> Bool {
         // `write(contentsOf:)` throws instead of trapping when the reader has gone away
         // (e.g. `halley get ... | head -1`); there is nobody left to tell, so drop it.
-        streams.withLock { streams in try? streams[keyPath: stream].write(contentsOf: data) }
+        streams.withLock { streams in (try? streams[keyPath: stream].write(contentsOf: data)) != nil }
     }
 
     /// `text` with every control character made visible (`\n` → `\u000A`), so a hostile

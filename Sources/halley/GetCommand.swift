@@ -15,7 +15,7 @@ struct GetCommand {
         let session = try Session(
             arguments.request, maxConcurrency: arguments.maxConcurrency,
             preference: arguments.preferLinks ? .links : .embedded,
-            observer: { event in reporter.observe(event) })
+            observer: { event in reporter.observe(event) }, strictIncludes: arguments.strict)
         let includes = arguments.includes.map { Include($0) }
 
         let document: JSONValue

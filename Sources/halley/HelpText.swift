@@ -3,13 +3,17 @@ import Halley
 /// The version and the help texts. The help is part of the contract: it documents the
 /// exit statuses, the trace format and the links table that scripts parse.
 enum HelpText {
-    /// The tool's version, printed by `halley --version`.
+    /// The tool's version, printed by `halley --version`: the library's, written in one place.
     static let version = HalleyVersion.current
+
+    /// The tool's `User-Agent`, `halley/<version>`, unless a `--header` gives one.
+    static let userAgent = "halley/" + version
 
     /// The help for `command`, or the overview when `nil`.
     static func text(for command: String?) -> String {
         switch command {
         case "get": return get
+        case "items": return items
         case "links": return links
         case "expand": return expand
         case "forms": return forms
@@ -25,6 +29,8 @@ enum HelpText {
 
         USAGE
           halley get <url-or-template> [options]   fetch a resource and its relationships, print JSON
+          halley items <url> [--limit N]           print a collection's items, every page, one JSON
+                                                   document per line
           halley links <url> [options]             print a resource's links as a table
           halley expand TEMPLATE [--var N=V]...    expand an RFC 6570 URI template
           halley forms <url> [options]             print a resource's HAL-FORMS templates
@@ -33,7 +39,8 @@ enum HelpText {
                                                    print the response
           halley help [COMMAND] | --help | --version
 
-        Run 'halley COMMAND --help' for a command's options.
+        Run 'halley COMMAND --help' for a command's options. A URL without a scheme is
+        http, as with curl: halley get localhost:8080/orders.
 
         EXAMPLE
           halley get --fixtures Fixtures/api https://api.example.com/contacts/1 \\
@@ -83,8 +90,11 @@ enum HelpText {
           -i, --show-headers      print each response's status line and header fields on
                                   stderr: "< HTTP/2 200 OK (GET URL)", then "< Name: value"
           -v, --verbose           print a trace line per request (see TRACE in 'halley get
-                                  --help'), each followed by its connection line: address,
-                                  new or reused, protocol, TLS version and timings
+                                  --help'), each followed by its connection line (address,
+                                  new or reused, protocol, TLS version and timings) and, as
+                                  curl does, the request: "> GET /path HTTP/1.1", then
+                                  "> Name: value" per header field sent (Host first; the
+                                  transport's own, such as Accept-Encoding, not shown)
         """
 
     /// The TLS, proxy and HTTP version options, shared by the help texts of every command that
@@ -122,8 +132,8 @@ enum HelpText {
           halley get <url-or-template> [--include PATH]... [--var NAME=VALUE]...
                      [--header "Name: Value"]... [--max-concurrency N] [--allow-partial]
                      [--prefer-links] [--allow-origin ORIGIN]... [--compact] [--trace]
-                     [--fixtures DIR] [--timeout SECONDS] [--deadline SECONDS] [--retries N]
-                     [-i] [-v]
+                     [--strict] [--fixtures DIR] [--timeout SECONDS] [--deadline SECONDS]
+                     [--retries N] [-i] [-v]
                      [TLS, proxy and HTTP version options]
 
         Fetches the resource, follows every --include (using _embedded when present), and
@@ -151,6 +161,9 @@ enum HelpText {
           --prefer-links          follow links even when the relation is embedded
           --compact               print the JSON on one line (keys still sorted)
           --trace                 print each request and a waterfall on stderr (see TRACE)
+          --strict                fail (exit status 3) when a resource lacks an included
+                                  relation, naming the include path and the rels it has;
+                                  without it, the relationship is left out with a note
           --fixtures DIR          answer from files instead of the network; the host is
                                   ignored: /a/b -> DIR/a/b.json, / -> DIR/index.json,
                                   /a/b?q=1 -> DIR/a/b@q=1.json
@@ -162,6 +175,7 @@ enum HelpText {
         STDERR LINES
           halley: warning: followed deprecated link URL (include path "P"); see DEPRECATION
           halley: note: include path "P": a resource has no "REL" relation; left out there
+                                                                (without --strict)
           halley: partial: include path "P", URL U: CAUSE      (--allow-partial, per failure)
           halley: note: retrying URL (attempt N) in D seconds: CAUSE   (--retries, per retry)
           halley: MESSAGE                                       (the error, when failing)
@@ -190,6 +204,50 @@ enum HelpText {
               --var page=2 --include "[item]" --prefer-links --trace
           halley get https://api.example.com/ --header "Authorization: Bearer $TOKEN" \\
               --allow-origin https://cdn.example.com --include "[orders].customer"
+
+        \(exitStatus)
+        """
+
+    /// `halley items --help`: what is printed, and how pages and items are fetched.
+    static let items = """
+        USAGE
+          halley items <url-or-template> [--limit N] [--include PATH]... [--var NAME=VALUE]...
+                       [--header "Name: Value"]... [--max-concurrency N] [--prefer-links]
+                       [--allow-origin ORIGIN]... [--trace] [--strict] [--fixtures DIR]
+                       [--timeout SECONDS] [--deadline SECONDS] [--retries N] [-i] [-v]
+                       [TLS, proxy and HTTP version options]
+
+        Prints the items of the collection at <url>, page after page through its "next"
+        links, as one compact JSON document per line (keys sorted), each as soon as it
+        arrives; ready for jq or a loop that reads lines. A page's items are its
+        _embedded.item, else the resources its _links.item link to (fetched in order, a few
+        at a time), else its only embedded relation. A resource without items prints nothing
+        and exits 0. A "next" link back to a page already read is an error (exit status 1).
+
+        OPTIONS
+          --limit N               stop after N items (N >= 1): no page past the one holding
+                                  the Nth item is requested
+          --include PATH          a relationship merged into every item; repeatable (see
+                                  'halley get --help' for the syntax)
+          --var NAME=VALUE        expands a templated <url> and templated links; repeatable
+          -H, --header "Name: Value"
+                                  a request header; repeatable. Sent to <url>'s origin and the
+                                  --allow-origin ones only, never to other hosts pages link to
+          --allow-origin ORIGIN   also send the headers to ORIGIN (scheme://host[:port])
+          --max-concurrency N     at most N requests in flight (N >= 1; default 8)
+          --prefer-links          follow an item's links even when the relation is embedded
+          --trace                 print each request and a waterfall on stderr (as 'get')
+          --strict                fail when an item lacks an included relation
+          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+        \(policyOptions)
+                                  (--deadline bounds the whole enumeration, every page)
+          -h, --help              show this help
+
+        \(transportOptions)
+
+        EXAMPLES
+          halley items --fixtures Fixtures/api https://api.example.com/contacts
+          halley items https://api.example.com/orders --limit 50 | jq -r .id
 
         \(exitStatus)
         """

@@ -9,6 +9,8 @@ enum Invocation {
     case version
     /// `get URL ...`.
     case get(GetArguments)
+    /// `items URL ...`.
+    case items(ItemsArguments)
     /// `links URL ...`.
     case links(LinksArguments)
     /// `expand TEMPLATE ...`.
@@ -21,7 +23,7 @@ enum Invocation {
     case send(SendArguments)
 
     /// The commands, for help and typo hints.
-    static let commands = ["get", "links", "expand", "forms", "submit", "send"]
+    static let commands = ["get", "items", "links", "expand", "forms", "submit", "send"]
 
     /// `--timeout`, `--deadline` and `--retries`: every command that sends requests takes them.
     private static let policyOptions = [
@@ -57,6 +59,8 @@ enum Invocation {
     private static let variable = OptionSpec(name: "--var", kind: .repeatable)
     private static let fixtures = OptionSpec(name: "--fixtures", kind: .single)
     private static let allowOrigin = OptionSpec(name: "--allow-origin", kind: .repeatable)
+    /// `--strict`: an include a resource lacks fails the command (``CallOptions/strictIncludes``).
+    private static let strict = OptionSpec(name: "--strict", kind: .flag)
     /// What every command that sends requests takes after its own options.
     private static let requestOptions = policyOptions + transportOptions + outputOptions
 
@@ -72,6 +76,19 @@ enum Invocation {
             allowOrigin,
             OptionSpec(name: "--compact", kind: .flag),
             OptionSpec(name: "--trace", kind: .flag),
+            strict,
+            fixtures,
+        ] + requestOptions,
+        "items": [
+            OptionSpec(name: "--limit", kind: .single),
+            OptionSpec(name: "--include", kind: .repeatable),
+            variable,
+            header,
+            OptionSpec(name: "--max-concurrency", kind: .single),
+            OptionSpec(name: "--prefer-links", kind: .flag),
+            allowOrigin,
+            OptionSpec(name: "--trace", kind: .flag),
+            strict,
             fixtures,
         ] + requestOptions,
         "links": [variable, header, fixtures] + requestOptions,
@@ -98,6 +115,7 @@ enum Invocation {
     var requestArguments: RequestArguments? {
         switch self {
         case .get(let get): return get.request
+        case .items(let items): return items.request
         case .links(let links): return links.request
         case .forms(let forms): return forms.request
         case .submit(let submit): return submit.request
@@ -113,7 +131,8 @@ enum Invocation {
         guard let first = arguments.first else {
             throw ToolError(
                 exitCode: .usage,
-                message: "missing command; usage: halley get|links|expand|forms|submit|send ... (see 'halley --help')")
+                message:
+                    "missing command; usage: halley get|items|links|expand|forms|submit|send ... (see 'halley --help')")
         }
         let rest = Array(arguments.dropFirst())
         switch first {
@@ -126,7 +145,7 @@ enum Invocation {
             guard let topic = rest.first else { return .help(command: nil) }
             guard commands.contains(topic), rest.count == 1 else { throw unknownCommand(topic) }
             return .help(command: topic)
-        case "get", "links", "expand", "forms", "submit", "send":
+        case "get", "items", "links", "expand", "forms", "submit", "send":
             // Help wins over any other mistake on the line, as users reach for it when lost.
             let end = rest.firstIndex(of: "--") ?? rest.endIndex
             if rest[..<end].contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -135,6 +154,7 @@ enum Invocation {
             let scanned = try ArgumentScanner(command: first, options: options[first] ?? []).scan(rest)
             switch first {
             case "get": return .get(try GetArguments(scanned))
+            case "items": return .items(try ItemsArguments(scanned))
             case "links": return .links(try LinksArguments(scanned))
             case "forms": return .forms(try FormsArguments(scanned))
             case "submit": return .submit(try SubmitArguments(scanned))
@@ -359,6 +379,8 @@ struct GetArguments {
     let compact: Bool
     /// `--trace`: request lines and a waterfall on stderr.
     let trace: Bool
+    /// `--strict`: an include a resource lacks fails the command.
+    let strict: Bool
 
     /// Checks `get`'s options; include paths are left to the library, which names offsets.
     init(_ scanned: ScannedArguments) throws(ToolError) {
@@ -371,6 +393,40 @@ struct GetArguments {
         preferLinks = scanned.has("--prefer-links")
         compact = scanned.has("--compact")
         trace = scanned.has("--trace")
+        strict = scanned.has("--strict")
+    }
+}
+
+/// `halley items`.
+struct ItemsArguments {
+    /// Where the first page is and what to send.
+    let request: RequestArguments
+    /// `--limit`: the most items printed; every item when `nil`.
+    let limit: Int?
+    /// `--include` paths, applied to every item.
+    let includes: [String]
+    /// `--max-concurrency`; the library default when `nil`.
+    let maxConcurrency: Int?
+    /// `--prefer-links`: follow an item's links even when the relation is embedded.
+    let preferLinks: Bool
+    /// `--trace`: request lines and a waterfall on stderr.
+    let trace: Bool
+    /// `--strict`: an include an item lacks fails the command.
+    let strict: Bool
+
+    /// Checks `items`'s options; include paths are left to the library.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        request = try RequestArguments(scanned, command: "items", operandName: "URL")
+        limit = try scanned.value("--limit").map { (text: String) throws(ToolError) -> Int in
+            try ValueParser.positiveInteger(text, option: "--limit", command: "items")
+        }
+        includes = scanned.all("--include")
+        maxConcurrency = try scanned.value("--max-concurrency").map { (text: String) throws(ToolError) -> Int in
+            try ValueParser.positiveInteger(text, option: "--max-concurrency", command: "items")
+        }
+        preferLinks = scanned.has("--prefer-links")
+        trace = scanned.has("--trace")
+        strict = scanned.has("--strict")
     }
 }
 

@@ -23,12 +23,13 @@ struct Session {
     ///   - preference: Embedded first (default) or links first.
     ///   - observer: Receives the traversal's events.
     ///   - acceptsForms: Ask for HAL-FORMS (`forms`, `submit`).
+    ///   - strictIncludes: `--strict`: an include a resource lacks fails the command.
     /// - Throws: ``URITemplateError`` for a bad root template, ``ToolError`` for a root that
     ///   is not an absolute URL (both exit 3).
     init(
         _ request: RequestArguments, maxConcurrency: Int? = nil,
         preference: CallOptions.Preference = .embedded, observer: TraversalObserver? = nil,
-        acceptsForms: Bool = false
+        acceptsForms: Bool = false, strictIncludes: Bool = false
     ) throws {
         rootURL = try Session.rootURL(request.target, variables: request.variables)
 
@@ -45,6 +46,7 @@ struct Session {
         options.preference = preference
         options.observer = observer
         options.acceptsForms = acceptsForms
+        options.strictIncludes = strictIncludes
         options.requestTimeout = request.policy.timeout
         options.retryPolicy = request.policy.retries.map { RetryPolicy(maxAttempts: $0 + 1) }
         options.deadline = request.policy.deadline
@@ -78,9 +80,10 @@ struct Session {
                 requester = DefaultRequester.make(tls: transport.tls, proxy: transport.proxy)
             }
         }
-        // The tool names itself as curl does (`curl/8.x`); a -H User-Agent replaces it.
+        // The manager's header, so it goes to every origin: a `--header User-Agent: ...` is
+        // the call's, which wins (on the origins the tool's headers go to).
         var configuration = ResourceManager.Configuration()
-        configuration.headers = ["User-Agent": "halley/\(HelpText.version)"]
+        configuration.headers["User-Agent"] = HelpText.userAgent
         manager = ResourceManager(requester: requester, configuration: configuration)
     }
 
@@ -119,15 +122,24 @@ struct Session {
     /// The library can expand a root template itself (`resource(from: String, ...)`), but
     /// `traverse` and `document(at:)` take a URL only, so the tool expands once, the same
     /// way for every command.
+    ///
+    /// As curl does, a URL without `://` means `http://` (`localhost:8080/x` is
+    /// `http://localhost:8080/x`, not a URL of the scheme `localhost`). A scheme the requester
+    /// does not take is left for the library to name.
     static func rootURL(_ target: String, variables: [String: TemplateValue]) throws -> URL {
         var text = target
         if target.contains("{") || target.contains("}") {
             text = try URITemplate(target).expand(variables)
         }
-        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+        // After the expansion: a template may give the scheme (`{+base}/x`).
+        let given = text
+        if !text.contains("://"), !text.isEmpty, !text.hasPrefix("/") { text = "http://" + text }
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty,
+            !["http", "https"].contains(scheme.lowercased()) || url.host?.isEmpty == false
+        else {
             throw ToolError(
                 exitCode: .invalidInput,
-                message: "\"\(text)\" is not an absolute URL (expected e.g. https://api.example.com/)")
+                message: "\"\(given)\" is not an absolute URL (expected e.g. https://api.example.com/)")
         }
         return url
     }

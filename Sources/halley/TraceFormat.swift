@@ -49,6 +49,27 @@ enum TraceFormat {
         return "trace:   " + fields.joined(separator: " ")
     }
 
+    /// `-v`'s lines for a request, as curl prints them: `> GET /contacts/1 HTTP/1.1`, then
+    /// `> Host: api.example.com` and `> Name: value` per header field the request was handed
+    /// to the requester with. The protocol is the one the response came over (`HTTP` when the
+    /// requester did not say); the transport's own fields (libcurl's `Accept-Encoding`) are
+    /// not among them. None for a request whose fields were not recorded.
+    static func requestLines(_ record: RequestRecord) -> [String] {
+        guard let fields = record.requestHeaders else { return [] }
+        let components = URLComponents(url: record.url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
+        let version = record.metrics?.httpVersion ?? "HTTP"
+        var lines = ["> \(record.method.rawValue) \(path.isEmpty ? "/" : path)\(query) \(version)"]
+        if let host = components?.percentEncodedHost, !host.isEmpty, !fields.contains("Host") {
+            // An IPv6 address in brackets, as in the URL; the port only when the URL gives one.
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            lines.append("> Host: " + (components?.port.map { "\(name):\($0)" } ?? name))
+        }
+        for field in fields { lines.append("> \(field.name): \(field.value)") }
+        return lines
+    }
+
     /// `-i`'s lines for a response: `< HTTP/2 200 OK (GET URL)`, then `< Name: value` per
     /// header field; none for a request that got no response.
     static func headerLines(_ record: RequestRecord) -> [String] {

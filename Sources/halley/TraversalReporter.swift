@@ -19,7 +19,7 @@ final class TraversalReporter: Sendable {
     private let console: Console
 
     /// Creates a reporter; `tracing` turns on the per-request lines, `verbose` adds each
-    /// request's connection line to them, `showHeaders` prints each response's head.
+    /// request's connection line and its `> ` request lines to them, `showHeaders` prints each response's head.
     init(tracing: Bool, verbose: Bool = false, showHeaders: Bool = false, console: Console) {
         self.tracing = tracing || verbose
         self.verbose = verbose
@@ -40,7 +40,10 @@ final class TraversalReporter: Sendable {
             // One write per request, so a request's lines stay together under concurrency.
             var lines: [String] = []
             if tracing { lines.append(TraceFormat.line(record)) }
-            if verbose { lines.append(TraceFormat.connectionLine(record)) }
+            if verbose {
+                lines.append(TraceFormat.connectionLine(record))
+                lines += TraceFormat.requestLines(record)
+            }
             if showHeaders { lines += TraceFormat.headerLines(record) }
             console.err(lines: lines)
         case .deprecatedLinkFollowed(let includePath, let url, let deprecation):

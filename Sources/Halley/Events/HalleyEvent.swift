@@ -25,7 +25,7 @@ public enum HalleyEvent: Sendable {
     /// SHOULD warn).
     case deprecatedLinkFollowed(includePath: String?, url: URL, deprecation: String)
     /// An included relation is absent from the resource at `url`; its key is left out of the
-    /// result.
+    /// result. With ``CallOptions/strictIncludes`` the call fails instead, and this is not sent.
     case relationMissing(includePath: String, rel: LinkRelation, url: URL?)
     /// A request failed and will be tried again after `delay`.
     case retrying(url: URL, attempt: Int, delay: Duration, reason: String)
@@ -130,6 +130,10 @@ public struct RequestRecord: Sendable, Hashable {
     /// How the response travelled, when the request asked for metrics and the requester
     /// measured them (see ``TransferMetrics``).
     public internal(set) var metrics: TransferMetrics? = nil
+    /// The header fields the request was handed to the requester with (after every layer and
+    /// `configureRequest`; the requester adds its transport's own, such as `Host`). They
+    /// include credentials (`Authorization`): log them with care. ``description`` leaves them out.
+    public internal(set) var requestHeaders: HTTPHeaders? = nil
 }
 
 /// A closure receiving ``HalleyEvent``s. It is called from many tasks at once, so it

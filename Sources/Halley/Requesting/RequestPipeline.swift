@@ -116,18 +116,25 @@ final class RequestPipeline: Sendable {
         supportedSchemes = requester.supportedSchemes
         supportsHTTP = supportedSchemes.contains("http")
         supportsHTTPS = supportedSchemes.contains("https")
-        var acceptHeaders = HTTPHeaders()
-        acceptHeaders["Accept"] = Self.accept(forms: policy.acceptsForms == true)
-        // Every requester's default, in one place; a caller's own `User-Agent` replaces it.
-        acceptHeaders["User-Agent"] = HalleyVersion.userAgent
-        self.acceptHeaders = acceptHeaders
+        baseHeaders = Self.baseHeaders(accept: Self.accept(forms: policy.acceptsForms == true))
         start = .now
     }
 
     private let headers: HTTPHeaders
-    /// The call's `Accept` and default `User-Agent` fields, made once: a request's headers start
-    /// from them (a copy shares its storage), where setting them on each request allocated.
-    private let acceptHeaders: HTTPHeaders
+    /// The call's `Accept` field and the default `User-Agent`, made once: a request's headers
+    /// start from them (a copy shares its storage), where setting the fields on each request
+    /// allocated an array.
+    private let baseHeaders: HTTPHeaders
+
+    /// What every request's headers start from, before any of the caller's: `accept`, and
+    /// ``HalleyVersion/userAgent``, which a `User-Agent` of the caller's replaces in any layer
+    /// (manager, header provider, call, the request's own, `configureRequest`).
+    static func baseHeaders(accept: String) -> HTTPHeaders {
+        HTTPHeaders(distinctFields: [
+            HTTPHeaders.Field(name: "Accept", value: accept),
+            HTTPHeaders.Field(name: "User-Agent", value: HalleyVersion.userAgent),
+        ])
+    }
     private var timeout: Duration? { policy.requestTimeout }
 
     func emit(_ event: HalleyEvent) {
@@ -391,8 +398,22 @@ final class RequestPipeline: Sendable {
         guard let scheme = url.scheme?.lowercased(), supportedSchemes.contains(scheme) else {
             throw HalleyError(
                 code: .unsupportedScheme, includePath: includePath, url: url,
-                message: "links with the scheme \"\(url.scheme ?? "")\" are not followed by this requester")
+                message: Self.unsupportedSchemeMessage(url.scheme, supported: supportedSchemes))
         }
+    }
+
+    /// `the URL's scheme "htp" is not supported; this requester takes http and https`: the
+    /// same words for a root, a link followed and an action's target.
+    static func unsupportedSchemeMessage(_ scheme: String?, supported: Set<String>) -> String {
+        let start = scheme.map { "the URL's scheme \"\($0)\" is not supported" } ?? "the URL has no scheme"
+        let names = supported.sorted()
+        let takes =
+            switch names.count {
+            case 0: "takes none"
+            case 1: "takes \(names[0])"
+            default: "takes " + names.dropLast().joined(separator: ", ") + " and \(names[names.count - 1])"
+            }
+        return "\(start); this requester \(takes)"
     }
 
     // MARK: Building requests
@@ -418,7 +439,7 @@ final class RequestPipeline: Sendable {
         let generation: Int
     }
 
-    /// Builds a request: `Accept`, the manager's headers, the provider's (asked now, so every
+    /// Builds a request: `Accept` and `User-Agent`, the manager's headers, the provider's (asked now, so every
     /// attempt carries fresh credentials), the call's (credential ones only for trusted
     /// origins), the body, then the configurators.
     private func build(_ draft: Draft) async throws -> Built {
@@ -466,14 +487,8 @@ final class RequestPipeline: Sendable {
     /// ``build(_:)`` does before the body and the `configureRequest` hook.
     private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
         var fields = fields
-        var headers: HTTPHeaders
-        if let accept = draft.accept {
-            headers = acceptHeaders
-            headers["Accept"] = accept
-        } else {
-            // Shared, not built: every request of the call starts with the same field.
-            headers = acceptHeaders
-        }
+        // Shared, not built: every request of the call starts with the same fields.
+        var headers = draft.accept.map(Self.baseHeaders(accept:)) ?? baseHeaders
         fields.merge(policy.headers)
         if !draft.headers.isEmpty { fields.merge(draft.headers) }
         for field in fields where credentialScope.allows(field.name, to: draft.location) {
@@ -675,7 +690,7 @@ final class RequestPipeline: Sendable {
                     RequestRecord(
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: nil, status: nil, bytes: nil, error: nil,
-                        attempt: attempt)))
+                        attempt: attempt, requestHeaders: request.headers)))
         }
         let response: ResourceResponse
         do {
@@ -701,7 +716,7 @@ final class RequestPipeline: Sendable {
                         method: request.method, url: request.url, includePath: request.includePath,
                         start: offset, duration: duration, status: response.status,
                         bytes: response.body.count, error: nil, attempt: attempt, headers: response.headers,
-                        metrics: response.metrics)))
+                        metrics: response.metrics, requestHeaders: request.headers)))
         }
         // Requesters that cannot stream are held to the same limit after the fact.
         if response.body.count > maxBodyBytes {
@@ -729,7 +744,7 @@ final class RequestPipeline: Sendable {
                 RequestRecord(
                     method: request.method, url: request.url, includePath: request.includePath,
                     start: offset, duration: duration, status: nil, bytes: nil,
-                    error: String(describing: error), attempt: attempt)))
+                    error: String(describing: error), attempt: attempt, requestHeaders: request.headers)))
         if let error = error as? HalleyError { return .failure(error) }
         if error is CancellationError || Task.isCancelled { throw CancellationError() }
         if let error = error as? ResponseBodyTooLargeError {

@@ -21,6 +21,10 @@ import Foundation
 /// with ``TransportError/Code/redirectRefused``. On Linux, a 307 or 308 that must send a body again is not followed
 /// (FoundationNetworking would send the request without it): the redirect is the response.
 ///
+/// A `User-Agent` in the session configuration's `httpAdditionalHeaders` is the caller's: it
+/// replaces the library's default (``HalleyVersion/userAgent``); one set through Halley's own
+/// headers (the manager's, the call's) still wins over both, as URLSession lets a request's do.
+///
 /// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
 ///
 /// - **No cookies.** The session neither stores nor sends cookies, so a `Set-Cookie` from one
@@ -197,6 +201,12 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// vocabulary.
     private func exchange(_ request: ResourceRequest, url: URL) async throws -> ResourceResponse {
         if let settingsFailure { throw settingsFailure }
+        var request = request
+        if owner.sessionSetsUserAgent, request.headers["User-Agent"] == HalleyVersion.userAgent {
+            // The session's configuration names an agent (`httpAdditionalHeaders`): the
+            // caller's, which the library's default gives way to, as any caller's does.
+            request.headers["User-Agent"] = nil
+        }
         var transfer = Transfer(
             chain: RedirectChain(
                 request, credentialHeaders: owner.credentialHeaders, maxRedirects: Self.maxRedirects),
@@ -425,12 +435,17 @@ private final class SessionOwner: Sendable {
     let credentialHeaders: Set<String>
     let limits: HeaderLimits
     let ownsSession: Bool
+    /// Whether the session's configuration sets a `User-Agent` of its own.
+    let sessionSetsUserAgent: Bool
 
     init(
         session: URLSession, delegate: SessionDelegate?, credentialHeaders: Set<String>, limits: HeaderLimits,
         ownsSession: Bool
     ) {
         self.session = session
+        sessionSetsUserAgent = (session.configuration.httpAdditionalHeaders ?? [:]).keys.contains {
+            String(describing: $0).caseInsensitiveCompare("User-Agent") == .orderedSame
+        }
         self.delegate = delegate
         self.credentialHeaders = credentialHeaders
         self.limits = limits

@@ -57,6 +57,13 @@ public struct CallOptions: Sendable {
     /// The time budget of the whole call: past it, requests in flight are cancelled and the
     /// call fails with ``HalleyError/Code/timeout`` naming what was pending.
     public var deadline: Duration?
+    /// Whether an included relation a resource lacks fails the call: `false` (the default)
+    /// leaves the relationship out and reports ``HalleyEvent/relationMissing(includePath:rel:url:)``;
+    /// `true` fails with ``HalleyError/Code/missingRelation``, naming the include path and the
+    /// rels the resource has, so a misspelled include (`"publishr"`) cannot pass unnoticed.
+    /// With ``ResourceManager/traverse(_:includes:options:)-(URL,_,_)``, the failure is listed
+    /// among the result's failures as any other relationship's.
+    public var strictIncludes = false
 
     /// Default options.
     public init() {}

@@ -9,6 +9,8 @@ final class TraversalContext: Sendable {
     /// Where the call started.
     let rootURL: URL
     let collectsFailures: Bool
+    /// Whether an included relation a resource lacks fails (``CallOptions/strictIncludes``).
+    let strictIncludes: Bool
     let table: FetchTable
     /// Documents shared with sibling calls (the item fetches of one collection page), so a
     /// resource several items include is requested once, as when one call fetched them all;
@@ -39,6 +41,7 @@ final class TraversalContext: Sendable {
         fanOutWindow = max(256, min(pipeline.maxConcurrency, Int.max / 4) * 4)
         leafWindow = pipeline.waitsOutsideTheLimit ? fanOutWindow : pipeline.maxConcurrency
         self.collectsFailures = collectsFailures
+        strictIncludes = options.strictIncludes
         table = FetchTable(maxRequests: options.maxRequests)
         self.shared = shared
     }

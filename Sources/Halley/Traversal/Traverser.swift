@@ -132,6 +132,11 @@ struct Traverser: Sendable {
         let resolver = context.resolver
         switch try resolver.step(for: node, in: resource) {
         case .one(.missing), .many(.missing):
+            // Strict, the error says it all; lenient, the event is the only trace of it.
+            if context.strictIncludes {
+                throw RelationResolver.missing(
+                    node.segment.rel, named: node.segment.linkName, in: resource, includePath: node.path)
+            }
             context.emit(.relationMissing(includePath: node.path, rel: node.segment.rel, url: resource.baseURL))
             return (.missing, nil)
         case .one(.embedded(let first, let entry)):

@@ -14,9 +14,9 @@ import Halley
 ///
 /// `--requester curl` measures Halley only, `--requester raw` libcurl only; both run by
 /// default (then the counts add up). `--requester raw-hal` is libcurl alone sending the request
-/// head Halley sends: its `Accept` line, and the `Accept-Encoding` line naming every encoding
-/// this libcurl decodes, with decoding on (`curl -H 'Accept: …' -H 'Accept-Encoding: …'
-/// --compressed`), so the difference to Halley is Halley's own work.
+/// head Halley sends: its `Accept` and `User-Agent` lines, and the `Accept-Encoding` line naming
+/// every encoding this libcurl decodes, with decoding on (`curl -H 'Accept: …' -A 'Halley/…'
+/// -H 'Accept-Encoding: …' --compressed`), so the difference to Halley is Halley's own work.
 struct CurlCostScenario: Scenario {
     /// HTTP/1.1 keep-alive, or HTTPS with HTTP/2.
     let secure: Bool
@@ -34,7 +34,7 @@ struct CurlCostScenario: Scenario {
         for side in sides where !["curl", "raw", "raw-hal"].contains(side) {
             throw BenchError(
                 "\(name) measures --requester curl (Halley), raw (libcurl alone) or raw-hal (libcurl alone "
-                    + "sending Halley's Accept and Accept-Encoding), not \(side)")
+                    + "sending Halley's Accept, User-Agent and Accept-Encoding), not \(side)")
         }
         let backend = try BenchServer.start()
         let lab = try NginxLab.start(listSizes: [Self.size], backend: backend)
@@ -98,8 +98,9 @@ struct CurlCostScenario: Scenario {
     }
 
     /// The lines Halley's `CurlRequester` adds to libcurl's own for a document request: the
-    /// `Accept` and `User-Agent` lines, read from a request Halley made, and the `Accept-Encoding` line the
-    /// requester sends in place of libcurl's copy (`CurlLibrary`). The rules, not copies.
+    /// `Accept` and `User-Agent` lines, read from a request Halley made, and the
+    /// `Accept-Encoding` line the requester sends in place of libcurl's copy (`CurlLibrary`).
+    /// The rules, not copies.
     private static func halleysRequestHeadLines() async throws -> [String] {
         let probe = InMemoryRequester()
         let url = "https://probe.example/"
@@ -107,9 +108,8 @@ struct CurlCostScenario: Scenario {
         guard let probeURL = URL(string: url) else { throw BenchError("bad URL \(url)") }
         _ = try await ResourceManager(requester: probe).document(at: probeURL)
         guard let request = await probe.requests.first else { throw BenchError("the probe saw no request") }
-        let accept = request.headers.filter { ["accept", "user-agent"].contains($0.name.lowercased()) }
-            .map { "\($0.name): \($0.value)" }
-        return accept + (CurlLibrary.acceptEncodingLine.map { [$0] } ?? [])
+        let lines = request.headers.map { "\($0.name): \($0.value)" }
+        return lines + (CurlLibrary.acceptEncodingLine.map { [$0] } ?? [])
     }
 
     /// The CPU time of each timed call of `body`.

@@ -187,7 +187,9 @@ import Testing
         #expect((deep.stderrLines.first?.count ?? 0) <= 800, "\(deep)")
     }
 
-    @Test(arguments: ["not-a-url", "relative/path/{x}", "ftp://files.example.com/report"])
+    /// A path alone, a URL without a host, a scheme no requester takes. (A word without a
+    /// scheme, `not-a-url`, is a host now, as curl reads it: `http://not-a-url`.)
+    @Test(arguments: ["/contacts/1", "http:///contacts/{x}", "ftp://files.example.com/report"])
     func unusableRootURLExitsThree(root: String) async throws {
         let result = try await CLIRunner.fixtures("get", [root])
         CLIExpect.failure(result, status: 3)

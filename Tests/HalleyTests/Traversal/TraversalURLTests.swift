@@ -175,8 +175,22 @@ import Testing
         } throws: { error in
             guard let error = error as? HalleyError else { return false }
             return error.code == .unsupportedScheme && error.url?.absoluteString == "file:///etc/passwd"
+                && error.description
+                    == "the URL's scheme \"file\" is not supported; this requester takes http and https "
+                    + "(include path \"secret\", URL file:///etc/passwd)"
         }
         #expect(await requester.requestCount == 1)
+    }
+
+    @Test func aRootWithASchemeTheRequesterDoesNotTakeNamesTheScheme() async throws {
+        let requester = InMemoryRequester(supportedSchemes: ["https"])
+        let url = try #require(URL(string: "htp://api.example.com/"))
+        let error = await #expect(throws: HalleyError.self) {
+            _ = try await ResourceManager(requester: requester).document(at: url)
+        }
+        #expect(error?.code == .unsupportedScheme)
+        #expect(error?.message == "the URL's scheme \"htp\" is not supported; this requester takes https")
+        #expect(await requester.requestCount == 0)
     }
 
     @Test func followingADeprecatedLinkEmitsAWarningWithItsURL() async throws {
