@@ -11,7 +11,7 @@ import Halley
 
 func gettingStartedManager() {
     // snippet GettingStarted.md "Make a manager"
-    let manager = ResourceManager(requester: URLSessionRequester())
+    let manager = ResourceManager()
     // end snippet
     _ = manager
 }

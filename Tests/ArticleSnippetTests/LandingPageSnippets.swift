@@ -1,14 +1,14 @@
 // swift-format-ignore-file
 // Halley.md's (the documentation's landing page) Swift block, verbatim between `// snippet`
 // and `// end snippet`; everything else is scaffolding. Its first line, which builds a
-// `URLSessionRequester`, is compiled on its own; ArticleSnippetTests runs the request against
-// Fixtures/api.
+// manager with the default requester, is compiled on its own; ArticleSnippetTests runs the
+// request against Fixtures/api.
 import Foundation
 import Halley
 
 @MainActor func landingPageManager() -> ResourceManager {
     // snippet Halley.md "Overview"
-    let manager = ResourceManager(requester: URLSessionRequester())
+    let manager = ResourceManager()
     // end snippet
     return manager
 }

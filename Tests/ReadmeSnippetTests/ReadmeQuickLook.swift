@@ -2,8 +2,8 @@
 // README.md's "Quick look" and "Typed models" blocks, verbatim between `// snippet` and
 // `// end snippet` (SnippetSyncTests holds them to the README). Everything else is
 // scaffolding. This file imports nothing but what the blocks import, so the blocks compile
-// as a reader would paste them. Each block's first line, which builds a manager with the default requester,
-// is compiled on its own; the rest of the block takes the manager as a parameter, so that
+// as a reader would paste them. Each block's first line, which builds a manager with the
+// default requester, is compiled on its own; the rest of the block takes the manager as a parameter, so that
 // ReadmeSnippetTests runs it against the sample API the README names (`Fixtures/api`). The
 // functions are `@MainActor`, as in an app: the blocks must compile there too.
 
@@ -15,7 +15,7 @@ import Halley
 
 @MainActor func readmeQuickLookManager() -> ResourceManager {
     // snippet README.md "Quick look"
-    let manager = ResourceManager()   // the default requester: URLSession on Apple platforms, libcurl on Linux
+    let manager = ResourceManager()   // the default requester: libcurl on Linux, URLSession elsewhere
     // end snippet
     return manager
 }
@@ -76,7 +76,7 @@ extension Contact.IncludeType: IncludeTypeInterface {
 
 @MainActor func readmeTypedModelsManager() -> ResourceManager {
     // snippet README.md "Typed models"
-    let manager = ResourceManager()   // the default requester: URLSession on Apple platforms, libcurl on Linux
+    let manager = ResourceManager()
     // end snippet
     return manager
 }

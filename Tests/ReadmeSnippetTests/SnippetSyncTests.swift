@@ -5,7 +5,8 @@ import Testing
 /// ArticleSnippetTests, or (for blocks that need AsyncHTTPClient or swift-log, or Combine) by
 /// the tests of `Examples/ServerSide` or `Examples/Combine`: each must have a marked copy
 /// there, equal line for line (see ``Snippets``), and every marked copy must still be in its
-/// document. Edit a block and its copy together.
+/// document. Edit a block and its copy together. A manifest fragment (fenced
+/// ```` ```swift Package.swift ````) is not compiled; what it names is checked instead.
 @Suite struct SnippetSyncTests {
     /// The catalog's documents whose blocks are not compiled here, and why.
     static let uncompiledDocuments: [String: String] = [
@@ -48,9 +49,38 @@ import Testing
         #expect(documentsWithBlocks > 1, "README.md and the articles have Swift blocks")
     }
 
+    /// README's manifest fragment adds the package by URL and names its products by the
+    /// package's identity, the URL's last path component: SwiftPM rejects any other name
+    /// (`unknown package 'Halley' in dependencies of target …`). So must every
+    /// `.product(name:package:)` of this package that README or an article shows.
+    @Test func theManifestFragmentNamesProductsByThePackageIdentityOfItsURL() throws {
+        let readme = try String(contentsOf: Snippets.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let fragment = try #require(Snippets.manifestFragments(inMarkdown: readme).first, "README shows how to add it")
+        let url = try #require(Self.captures(#"\.package\(url: "([^"]+)", from: "([0-9.]+)"\)"#, in: fragment).first)
+        let identity = url[0].split(separator: "/").last.map { String($0.lowercased().replacing(".git", with: "")) }
+        #expect(identity == "halley-swift")
+        for document in try Self.documents() {
+            let text = try String(contentsOf: document.url, encoding: .utf8)
+            for product in Self.captures(#"\.product\(name: "(Halley[A-Za-z]*)", package: "([^"]+)"\)"#, in: text) {
+                #expect(product[1] == identity, "\(document.name): .product(name: \"\(product[0])\", package: …)")
+            }
+        }
+    }
+
+    /// The capture groups of every match of `pattern` in `text`.
+    static func captures(_ pattern: String, in text: String) -> [[String]] {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (1..<match.numberOfRanges).map { Range(match.range(at: $0), in: text).map { String(text[$0]) } ?? "" }
+        }
+    }
+
     @Test func theExtractorReadsFencesAndSplitRegions() throws {
         let markdown = "Text\n\n```swift\nlet a = 1\n\nlet b = 2\n```\n\n```sh\nls\n```\n  ```swift\nf()\n  ```\n"
         #expect(Snippets.blocks(inMarkdown: markdown) == ["let a = 1\n\nlet b = 2", "f()"])
+        let manifest = "```swift Package.swift\ndependencies: []\n```\n```swift\ng()\n```\n"
+        #expect(Snippets.blocks(inMarkdown: manifest) == ["g()"], "a manifest fragment is not compiled")
+        #expect(Snippets.manifestFragments(inMarkdown: manifest) == ["dependencies: []"])
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("snippet-\(UUID().uuidString).swift")
         defer { try? FileManager.default.removeItem(at: file) }

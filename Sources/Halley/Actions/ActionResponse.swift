@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// What an action (`POST`, `PUT`, `PATCH`, `DELETE`) got back: the status, the `Location`,
 /// and the body as a HAL resource or any `Decodable`.
 ///
@@ -71,8 +67,7 @@ extension ActionResponse: CustomStringConvertible {
     ///
     /// The body is left out: read it with ``resource(options:)`` or ``decode(_:decoder:)``.
     public var description: String {
-        let reason = HTTPURLResponse.localizedString(forStatusCode: status)
-        var text = reason.isEmpty ? "\(status)" : "\(status) \(reason)"
+        var text = HTTPReasonPhrase.phrase(for: status).map { "\(status) \($0)" } ?? "\(status)"
         if let method { text += " \(method.rawValue)" }
         text += " \(response.url.absoluteString)"
         if let location { text += " → Location \(location.absoluteString)" }

@@ -256,7 +256,8 @@ public struct ResourceHandle: Sendable, Hashable {
                 }
                 headers["If-Match"] = etag
             }
-            return ActionResponse(response: try await call.act(method, to: url, body: body, headers: headers))
+            return ActionResponse(
+                response: try await call.act(method, to: url, body: body, headers: headers), method: method)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Halley
 
 // libFuzzer target: the traversal engine fed random documents through the in-memory
 // requester. The input is split on 0x00 bytes into documents served at /, /a, /b, /c, /d;
@@ -10,12 +11,14 @@ private let includes: [Include] = ["[a].b", "[a].[c]", "b.d", "c", "[item].a", "
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
+    // Copied out of libFuzzer's buffer before the task starts: it is reused after this returns.
     let documents = bytes.split(separator: 0, maxSplits: paths.count - 1, omittingEmptySubsequences: false)
+        .map { Data($0) }
     let finished = DispatchSemaphore(value: 0)
     Task {
         let requester = InMemoryRequester()
         for (path, document) in zip(paths, documents) {
-            await requester.register("https://api.example.com" + path, InMemoryRequester.Route(body: Data(document)))
+            await requester.register("https://api.example.com" + path, InMemoryRequester.Route(body: document))
         }
         var options = CallOptions()
         options.maxRequests = 50

@@ -1,4 +1,5 @@
 import Foundation
+import Halley
 
 // libFuzzer target: JSON and HAL document parsing, writing, and re-reading.
 

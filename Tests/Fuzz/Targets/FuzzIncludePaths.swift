@@ -1,3 +1,5 @@
+import Halley
+
 // libFuzzer target: the include-path grammar and plan compiler.
 // Each input line is one include path; all lines together form one plan.
 

@@ -1,3 +1,5 @@
+import Halley
+
 // libFuzzer target: URI template parsing and expansion with every kind of value.
 
 private let variables: [String: TemplateValue] = [

@@ -37,6 +37,15 @@ import Testing
         #expect("\(deleted)" == "204 No Content DELETE http://host/orders/9")
     }
 
+    @Test func aStatusWithoutARegisteredReasonIsItsNumberAlone() async throws {
+        let requester = await shop()
+        await requester.register("http://host/odd") { request in
+            ResourceResponse(status: 299, url: request.url, body: Data())
+        }
+        let odd = try await ResourceManager(requester: requester).send(.put, to: URL(string: "http://host/odd")!)
+        #expect("\(odd)" == "299 PUT http://host/odd", "the same on every platform, not Foundation's localized text")
+    }
+
     @Test func chainsAndFormsDescribeTheirResponsesTheSameWay() async throws {
         let manager = ResourceManager(requester: await shop())
         let root = URL(string: "http://host/")!

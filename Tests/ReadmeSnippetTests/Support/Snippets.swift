@@ -36,8 +36,24 @@ enum Snippets {
     /// The DocC catalog.
     static let catalog = repository.appendingPathComponent("Sources/Halley/Halley.docc")
 
+    /// The info string of a fenced manifest fragment (lines of a `Package.swift`): Swift, and
+    /// highlighted as Swift, but not a block ``blocks(inMarkdown:)`` reads, since it compiles
+    /// only against PackageDescription in a manifest. SnippetSyncTests checks what it names.
+    static let manifestFence = "```swift Package.swift"
+
+    /// The manifest fragments of a Markdown document (fenced with ``manifestFence``), in order,
+    /// without their fences.
+    static func manifestFragments(inMarkdown text: String) -> [String] {
+        fenced(text, opening: manifestFence)
+    }
+
     /// The fenced ```swift blocks of a Markdown document, in order, without their fences.
     static func blocks(inMarkdown text: String) -> [String] {
+        fenced(text, opening: "```swift")
+    }
+
+    /// The blocks of `text` whose opening fence line is exactly `opening`.
+    private static func fenced(_ text: String, opening: String) -> [String] {
         var blocks: [String] = []
         var current: [Substring]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -49,7 +65,7 @@ enum Snippets {
                     lines.append(line)
                     current = lines
                 }
-            } else if line.trimmingCharacters(in: .whitespaces) == "```swift" {
+            } else if line.trimmingCharacters(in: .whitespaces) == opening {
                 current = []
             }
         }
