@@ -127,7 +127,7 @@ final class RequestPipeline: Sendable {
     private let baseHeaders: HTTPHeaders
 
     /// What every request's headers start from, before any of the caller's: `accept`, and
-    /// ``HalleyVersion/userAgent``, which a `User-Agent` of the caller's replaces in any layer
+    /// `HalleyVersion.userAgent`, which a `User-Agent` of the caller's replaces in any layer
     /// (manager, header provider, call, the request's own, `configureRequest`).
     static func baseHeaders(accept: String) -> HTTPHeaders {
         HTTPHeaders(distinctFields: [

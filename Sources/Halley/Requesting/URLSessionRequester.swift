@@ -22,7 +22,7 @@ import Foundation
 /// (FoundationNetworking would send the request without it): the redirect is the response.
 ///
 /// A `User-Agent` in the session configuration's `httpAdditionalHeaders` is the caller's: it
-/// replaces the library's default (``HalleyVersion/userAgent``); one set through Halley's own
+/// replaces the library's default (`HalleyVersion.userAgent`); one set through Halley's own
 /// headers (the manager's, the call's) still wins over both, as URLSession lets a request's do.
 ///
 /// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
