@@ -3,7 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Halley",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // The releases that have Observation (ResourceModel is `@Observable`); newer API (task
+    // executors, 128-bit integers) is used under `@available`. `.ci/run`'s apple-view step
+    // checks the sources against these (Tools/AppleView).
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Halley", targets: ["Halley"]),
         // A HAL API declared in Swift, served in memory or on a loopback socket, for testing

@@ -7,7 +7,7 @@ import PackageDescription
 // module of their own. A package of its own, so the root package keeps no dependencies.
 let package = Package(
     name: "HalleyCombineExample",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Halley", path: "../.."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),

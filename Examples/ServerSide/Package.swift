@@ -6,7 +6,7 @@ import PackageDescription
 // its own, so the root package keeps no dependencies; it uses the root by path.
 let package = Package(
     name: "HalleyServerSide",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "HalleyServerSide", targets: ["HalleyServerSide"])
     ],

@@ -137,7 +137,14 @@ public enum ProbeRunner {
             for pointer in argv { free(pointer) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        // This process's environment: glibc declares `environ`, Darwin's headers do not (as in
+        // halley-bench's `Spawn`).
+        #if canImport(Glibc)
+            let environment = environ
+        #else
+            let environment = _NSGetEnviron().pointee
+        #endif
+        let result = posix_spawn(&pid, path, &actions, nil, argv, environment)
         guard result == 0 else { throw CLIRunError(description: "posix_spawn \(path) failed: \(result)") }
         return pid
     }

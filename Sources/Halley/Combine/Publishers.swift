@@ -61,8 +61,8 @@
         let run: () async -> Void
     }
 
-    /// A small lock around a subscription's state. `NSLock.withLock` needs macOS 14, and the
-    /// package supports macOS 13.
+    /// A small lock around a subscription's state (from when the package supported macOS 13,
+    /// which has no `NSLock.withLock`).
     final class SubscriptionLock: Sendable {
         private let lock = NSLock()
 

@@ -292,7 +292,7 @@ enum FreePorts {
         defer { for descriptor in sockets { close(descriptor) } }
         var ports: [Int] = []
         for _ in 0..<count {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, streamSocketType, 0)
             guard descriptor >= 0 else { throw BenchError("socket() failed: errno \(errno)") }
             sockets.append(descriptor)
             var address = loopback(port: 0)
@@ -310,7 +310,7 @@ enum FreePorts {
 
     /// Whether something accepts connections on the port.
     static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, streamSocketType, 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = loopback(port: port)

@@ -20,7 +20,7 @@ import Foundation
 enum LoopbackServer {
     /// Serves until stdin closes; never returns.
     static func serve() -> Never {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, streamSocketType, 0)
         guard listener >= 0 else { fail("socket") }
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -60,6 +60,8 @@ struct Tree: Codable, Equatable {
     let index: [String: [Leaf]]
 }
 
+/// The 128-bit integers, which Apple platforms have from these versions on.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 struct WideIntegers: Codable, Equatable {
     let signed: Int128
     let unsigned: UInt128?
