@@ -61,36 +61,28 @@ enum Invocation {
     private static let allowOrigin = OptionSpec(name: "--allow-origin", kind: .repeatable)
     /// `--strict`: an include a resource lacks fails the command (``CallOptions/strictIncludes``).
     private static let strict = OptionSpec(name: "--strict", kind: .flag)
+    /// What the commands that traverse (`get`, `items`) both take.
+    private static let traversalOptions = [
+        OptionSpec(name: "--include", kind: .repeatable),
+        variable,
+        header,
+        OptionSpec(name: "--max-concurrency", kind: .single),
+        OptionSpec(name: "--prefer-links", kind: .flag),
+        allowOrigin,
+        OptionSpec(name: "--trace", kind: .flag),
+        strict,
+        fixtures,
+    ]
     /// What every command that sends requests takes after its own options.
     private static let requestOptions = policyOptions + transportOptions + outputOptions
 
     /// Options of each command. `--help` is handled before scanning, so it is not listed.
     static let options: [String: [OptionSpec]] = [
-        "get": [
-            OptionSpec(name: "--include", kind: .repeatable),
-            variable,
-            header,
-            OptionSpec(name: "--max-concurrency", kind: .single),
+        "get": traversalOptions + [
             OptionSpec(name: "--allow-partial", kind: .flag),
-            OptionSpec(name: "--prefer-links", kind: .flag),
-            allowOrigin,
             OptionSpec(name: "--compact", kind: .flag),
-            OptionSpec(name: "--trace", kind: .flag),
-            strict,
-            fixtures,
         ] + requestOptions,
-        "items": [
-            OptionSpec(name: "--limit", kind: .single),
-            OptionSpec(name: "--include", kind: .repeatable),
-            variable,
-            header,
-            OptionSpec(name: "--max-concurrency", kind: .single),
-            OptionSpec(name: "--prefer-links", kind: .flag),
-            allowOrigin,
-            OptionSpec(name: "--trace", kind: .flag),
-            strict,
-            fixtures,
-        ] + requestOptions,
+        "items": [OptionSpec(name: "--limit", kind: .single)] + traversalOptions + requestOptions,
         "links": [variable, header, fixtures] + requestOptions,
         "expand": [variable],
         "forms": [variable, header, fixtures] + requestOptions,

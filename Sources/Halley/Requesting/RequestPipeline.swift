@@ -28,10 +28,12 @@ final class RequestPipeline: Sendable {
     /// The resource store, when the manager keeps state: it serves fresh documents, keeps
     /// fetched ones and hears every write's answer.
     private let recorder: (any ResponseRecording)?
-    /// The last credentials fingerprinted for the store and their fingerprint: every request
-    /// of a call usually carries the same, and a SHA-256 per resource would cost more than
-    /// reading a fresh state. Kept for the call only, as the call's headers are.
-    private let lastScope = LockedValue<(names: Set<String>, credentials: [String], scope: [UInt8])?>(nil)
+    /// The last request headers read for the store, and whose state they select: every request
+    /// of a call usually carries the same, and a SHA-256 and a sort per resource would cost
+    /// more than reading a fresh state. Kept for the call only, as the call's headers are.
+    private let lastScope = LockedValue<
+        (names: Set<String>, headers: HTTPHeaders, credentials: [String], scope: StateScope)?
+    >(nil)
     /// ``staticScope(of:_:)``'s two answers, once known (the call's headers never change).
     private let staticScopes = LockedValue<(trusted: StateScope?, untrusted: StateScope?)>((nil, nil))
     private let refresher: CredentialRefresher?
@@ -281,21 +283,26 @@ final class RequestPipeline: Sendable {
         return scope
     }
 
-    /// Whose state `request` reads: the store's fingerprint of its credentials (from
-    /// ``lastScope`` when they are the last ones seen) and its selecting headers.
+    /// Whose state `request` reads: the store's fingerprint of its credentials and its
+    /// selecting headers (from ``lastScope`` when they are the last ones seen).
     private func stateScope(of request: ResourceRequest, _ recorder: any ResponseRecording) -> StateScope {
+        let names = request.credentialScope.headerNames
+        let last = lastScope.get()
+        if let last, last.headers == request.headers, last.names == names { return last.scope }
         var credentials: [String] = []
         for field in request.headers where request.credentialScope.isCredential(field.name) {
             credentials.append(field.name.lowercased() + ":" + field.value)
         }
-        let names = request.credentialScope.headerNames
-        let headers = SelectingHeaders(request)
-        if let last = lastScope.get(), last.credentials == credentials, last.names == names {
-            return StateScope(credentials: last.scope, headers: headers)
-        }
-        let scope = recorder.scope(of: request)
-        lastScope.set((names, credentials, scope))
-        return StateScope(credentials: scope, headers: headers)
+        // Other headers changed (a request ID, say), the credentials did not: no new fingerprint.
+        let fingerprint =
+            if let last, last.credentials == credentials, last.names == names {
+                last.scope.credentials
+            } else {
+                recorder.scope(of: request)
+            }
+        let scope = StateScope(credentials: fingerprint, headers: SelectingHeaders(request))
+        lastScope.set((names, request.headers, credentials, scope))
+        return scope
     }
 
     /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)

@@ -53,16 +53,11 @@ import Testing
     private func manager(
         _ transport: Transport = .curl, store: ResourceStore = ResourceStore(), observer: TraversalObserver? = nil
     ) throws -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configuration.store = store
-        configuration.observer = observer
-        return ResourceManager(requester: try transport.make(), configuration: configuration)
+        try StateManagers.make(transport, store: store, observer: observer)
     }
 
     private func bearer(_ token: String) -> CallOptions {
-        var options = CallOptions()
-        options.headers = ["Authorization": "Bearer \(token)"]
-        return options
+        StateManagers.headers(["Authorization": "Bearer \(token)"])
     }
 
     @Test(arguments: Transport.allCases)

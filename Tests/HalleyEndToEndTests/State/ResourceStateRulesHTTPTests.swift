@@ -13,17 +13,10 @@ import Testing
     private static func manager(
         _ transport: Transport = .curl, store: ResourceStore = ResourceStore(), observer: TraversalObserver? = nil
     ) throws -> ResourceManager {
-        var configuration = ResourceManager.Configuration()
-        configuration.store = store
-        configuration.observer = observer
-        return ResourceManager(requester: try transport.make(), configuration: configuration)
+        try StateManagers.make(transport, store: store, observer: observer)
     }
 
-    private static func headers(_ fields: HTTPHeaders) -> CallOptions {
-        var options = CallOptions()
-        options.headers = fields
-        return options
-    }
+    private static func headers(_ fields: HTTPHeaders) -> CallOptions { StateManagers.headers(fields) }
 
     /// The next event, or `nil` when none comes within `limit` (a test that would otherwise
     /// wait forever on the old code fails instead).
