@@ -84,10 +84,27 @@ import Testing
 
     // MARK: 2. Cancelling one waiter
 
-    @Test func aCancelledWaiterEndsAtOnceWhileTheOtherGetsTheState() async throws {
+    /// `/slow` on an API whose first answer waits until the test opens `gate` (or 60 s pass,
+    /// so no server thread outlives a failed test for long): the request is still in flight,
+    /// however slow the machine, when the test cancels its waiters.
+    private static func gatedAPI(_ gate: DispatchSemaphore) -> StubAPI {
         let api = StubAPI()
-        api.resource("/slow", StubResource(["v": 1]), headers: ["Cache-Control": "max-age=60"])
-        api.latency("/slow", .milliseconds(400))
+        let answered = Locked(0)
+        api.handle(.get, "/slow") { _ in
+            let first = answered.withLock { count -> Bool in
+                count += 1
+                return count == 1
+            }
+            if first { _ = gate.wait(timeout: .now() + 60) }
+            return .json(StubResource(["v": 1], selfLink: "/slow").json(), headers: ["Cache-Control": "max-age=60"])
+        }
+        return api
+    }
+
+    @Test func aCancelledWaiterEndsAtOnceWhileTheOtherGetsTheState() async throws {
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let api = Self.gatedAPI(gate)
         let server = try api.serve()
         let handle = try Self.manager().resource(at: server.url("/slow"))
         let order = Locked<[String]>([])
@@ -109,16 +126,24 @@ import Testing
         // Both wait on the one request once it has reached the server.
         try await Self.untilArrived("/slow", at: api)
         cancelled.cancel()
+        // On the old code the cancelled waiter waited for the answer: the gate opens after 30 s
+        // at the latest, so that failure is a wrong order, not a hang.
+        let opener = Task {
+            try? await Task.sleep(for: .seconds(30))
+            gate.signal()
+        }
         await cancelled.value
+        gate.signal()
+        opener.cancel()
         #expect(try await waiting.value.resource.state["v"] == 1)
         #expect(order.get() == ["first: cancelled", "second: state"])
         #expect(api.requests(to: "/slow").count == 1, "the shared request went on for the second")
     }
 
     @Test func theSharedRequestIsCancelledWhenNoWaiterIsLeft() async throws {
-        let api = StubAPI()
-        api.resource("/slow", StubResource(["v": 1]), headers: ["Cache-Control": "max-age=60"])
-        api.latency("/slow", .milliseconds(400))
+        let gate = DispatchSemaphore(value: 0)
+        defer { gate.signal() }
+        let api = Self.gatedAPI(gate)
         let server = try api.serve()
         let handle = try Self.manager().resource(at: server.url("/slow"))
         let waiters = (0..<2).map { _ in Task { try await handle.get() } }
@@ -127,7 +152,8 @@ import Testing
         for waiter in waiters {
             await #expect(throws: CancellationError.self) { _ = try await waiter.value }
         }
-        // A get after both left starts a request of its own rather than joining the cancelled one.
+        // The first answer is still held back: a get that joined the cancelled request would wait
+        // for it; one of its own is answered at once.
         #expect(try await handle.get().resource.state["v"] == 1)
         #expect(api.requests(to: "/slow").count == 2)
     }
