@@ -9,6 +9,11 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "Halley", targets: ["Halley"]),
+        // The lower layers on their own, for code that needs only them: HAL documents, JSON,
+        // links and URI templates (a server that builds HAL, Foundation only), and the
+        // requesters (someone writing one). `import Halley` brings both.
+        .library(name: "HalleyHAL", targets: ["HalleyHAL"]),
+        .library(name: "HalleyTransport", targets: ["HalleyTransport"]),
         // A HAL API declared in Swift, served in memory or on a loopback socket, for testing
         // code that uses Halley; no dependencies either.
         .library(name: "HalleyTesting", targets: ["HalleyTesting"]),
@@ -17,7 +22,16 @@ let package = Package(
     // Deliberately empty: Halley depends on Foundation and the toolchain only.
     dependencies: [],
     targets: [
-        .target(name: "Halley", dependencies: ["CHalleyCurl"]),
+        // Three modules, so the compiler keeps the layers (README, Architecture): a lower one
+        // cannot name a higher one. They share what users need not see with `package` access.
+        // HalleyHAL: values, JSON, URI templates, the HAL model, include paths, the error type;
+        // Foundation only (no FoundationNetworking, no C).
+        .target(name: "HalleyHAL"),
+        // HalleyTransport: the requester protocol and the requesters, TLS, proxies, redirects,
+        // credential scope.
+        .target(name: "HalleyTransport", dependencies: ["HalleyHAL", "CHalleyCurl"]),
+        // Halley: the pipeline, traversal, typed layer, actions, forms, state; re-exports both.
+        .target(name: "Halley", dependencies: ["HalleyHAL", "HalleyTransport"]),
         // libcurl opened at run time with our own declarations: no headers, no link-time
         // dependency, no set-up step (see Sources/CHalleyCurl/include/CHalleyCurl.h).
         .target(name: "CHalleyCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
@@ -32,9 +46,12 @@ let package = Package(
         // Helpers the test targets share (servers, fixtures, requesters, the tool's runner):
         // a regular target, so only Halley's public API; built by `swift build` too. The
         // Python servers are started from their files here, not compiled.
+        // The fixture reader alone (Fixtures/), with no dependencies, for HalleyHALTests;
+        // HalleyTestSupport re-exports it.
+        .target(name: "HalleyTestFixtures", path: "Tests/HalleyTestFixtures"),
         .target(
             name: "HalleyTestSupport",
-            dependencies: ["Halley"],
+            dependencies: ["Halley", "HalleyTestFixtures"],
             path: "Tests/HalleyTestSupport",
             exclude: [
                 "hal_test_server.py", "hostile_http_server.py", "chaos_http_server.py", "loopback_server.py",
@@ -46,18 +63,29 @@ let package = Package(
         // suites against loopback servers and the built tools; and the time-limit and load
         // suites, apart so that no timing check shares a process with a suite that loads the
         // machine on purpose.
+        // HalleyHAL's own tests: JSON, URI templates, the HAL model, include paths. Only that
+        // module and the fixtures: no sockets, no processes, seconds to build and run.
+        .testTarget(
+            name: "HalleyHALTests",
+            dependencies: ["HalleyHAL", "HalleyTestFixtures"]
+        ),
         .testTarget(
             name: "HalleyTests",
-            dependencies: ["Halley", "HalleyTestSupport", "HalleyTesting"]
+            dependencies: ["Halley", "HalleyHAL", "HalleyTransport", "HalleyTestSupport", "HalleyTesting"]
         ),
         .testTarget(
             name: "HalleyEndToEndTests",
             // The tool and the probe are dependencies so the tests can run the built binaries.
-            dependencies: ["Halley", "HalleyTestSupport", "HalleyTesting", "halley", "halley-transport-probe"]
+            dependencies: [
+                "Halley", "HalleyHAL", "HalleyTransport", "HalleyTestSupport", "HalleyTesting", "halley",
+                "halley-transport-probe",
+            ]
         ),
         .testTarget(
             name: "HalleyTimingTests",
-            dependencies: ["Halley", "HalleyTestSupport", "halley", "halley-transport-probe"]
+            dependencies: [
+                "Halley", "HalleyHAL", "HalleyTransport", "HalleyTestSupport", "halley", "halley-transport-probe",
+            ]
         ),
         // The original Halley's README snippets, verbatim: built in Swift 5 mode, as most
         // migrating iOS apps build, and again in Swift 6 mode.

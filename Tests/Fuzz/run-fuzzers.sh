@@ -5,9 +5,9 @@
 #   Tests/Fuzz/run-fuzzers.sh [--ci] [SECONDS] [TARGET...]
 #
 # Targets: include-paths uri-templates hal-documents engine (default: all).
-# The library (Sources/Halley and its C shim, Sources/CHalleyCurl) is built once, as its own
-# module, and each harness links against it; the build is reused while those sources are
-# unchanged. Crashes are written to .build-fuzz/<target>/crashes; turn each into a regression
+# The library's modules (Sources/HalleyHAL, HalleyTransport, Halley and the C shim,
+# Sources/CHalleyCurl) are built once each, and each harness links those it imports; a build
+# is reused while its sources are unchanged. Crashes are written to .build-fuzz/<target>/crashes; turn each into a regression
 # test.
 #
 # --ci: the bounded run .ci/run makes. Each target starts from its seed corpus alone (not the
@@ -71,25 +71,19 @@ PY
 
 # The library as SwiftPM builds it: Swift 6 mode, the package's name for `package` symbols,
 # and the C target CHalleyCurl as a Clang module (a module map over its header, its one file
-# compiled with coverage and AddressSanitizer instrumentation). Linked statically into every
-# harness, with libdl for the shim's dlopen.
+# compiled with coverage and AddressSanitizer instrumentation). Each of the three modules is
+# built as a static library of its own, and rebuilt only when its sources (or a module under
+# it) change; a harness links the modules it imports: the parser harnesses HalleyHAL alone,
+# the engine all three, with libdl for the shim's dlopen.
 lib=$out/lib
 cmodule=$out/CHalleyCurl
 swift_flags=(-O -swift-version 6 -sanitize=fuzzer,address)
-build_library() {
-    mapfile -t library < <(find Sources/Halley -name '*.swift' | sort)
+build_c_shim() {
     local stamp
-    stamp=$({
-        printf '%s\n' "${swift_flags[*]}"
-        swiftc --version 2>&1
-        sha256sum "${library[@]}" Sources/CHalleyCurl/CHalleyCurl.c Sources/CHalleyCurl/include/CHalleyCurl.h
-    } | sha256sum | cut -d' ' -f1)
-    if [[ -f "$lib/libHalley.a" && "$(cat "$lib/stamp" 2>/dev/null)" == "$stamp" ]]; then
-        echo "+ the library is built and its sources are unchanged"
-        return
-    fi
-    rm -rf "$lib" "$cmodule"
-    mkdir -p "$lib" "$cmodule"
+    stamp=$(sha256sum Sources/CHalleyCurl/CHalleyCurl.c Sources/CHalleyCurl/include/CHalleyCurl.h | sha256sum)
+    if [[ -f "$cmodule/CHalleyCurl.o" && "$(cat "$cmodule/stamp" 2>/dev/null)" == "$stamp" ]]; then return; fi
+    rm -rf "$cmodule"
+    mkdir -p "$cmodule"
     cat >"$cmodule/module.modulemap" <<EOF
 module CHalleyCurl {
     header "$PWD/Sources/CHalleyCurl/include/CHalleyCurl.h"
@@ -99,19 +93,53 @@ EOF
     echo "+ building CHalleyCurl"
     clang -c -O1 -g -fsanitize=address,fuzzer-no-link -I Sources/CHalleyCurl/include \
         Sources/CHalleyCurl/CHalleyCurl.c -o "$cmodule/CHalleyCurl.o"
-    echo "+ building Halley (${#library[@]} files)"
-    swiftc "${swift_flags[@]}" -wmo -num-threads 2 -parse-as-library -package-name halley -module-name Halley \
-        -I "$cmodule" -emit-module -emit-module-path "$lib/Halley.swiftmodule" -emit-library -static \
-        "${library[@]}" -o "$lib/libHalley.a" 2>&1 | grep -v "Cannot export local symbol" || true
-    if [ ! -f "$lib/libHalley.a" ]; then
-        echo "error: building the library for the fuzzers failed" >&2
+    echo "$stamp" >"$cmodule/stamp"
+}
+
+# build_module NAME [MODULE UNDER IT...]: Sources/NAME as $lib/libNAME.a and its module.
+build_module() {
+    local name=$1
+    shift
+    local sources stamp
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    stamp=$({
+        printf '%s\n' "${swift_flags[*]}"
+        swiftc --version 2>&1
+        sha256sum "${sources[@]}"
+        for under in "$@"; do cat "$lib/$under.stamp"; done
+    } | sha256sum | cut -d' ' -f1)
+    if [[ -f "$lib/lib$name.a" && "$(cat "$lib/$name.stamp" 2>/dev/null)" == "$stamp" ]]; then
+        echo "+ $name is built and its sources are unchanged"
+        return
+    fi
+    mkdir -p "$lib"
+    rm -f "$lib/lib$name.a" "$lib/$name.stamp"
+    echo "+ building $name (${#sources[@]} files)"
+    swiftc "${swift_flags[@]}" -wmo -num-threads 2 -parse-as-library -package-name halley -module-name "$name" \
+        -I "$cmodule" -I "$lib" -emit-module -emit-module-path "$lib/$name.swiftmodule" -emit-library -static \
+        "${sources[@]}" -o "$lib/lib$name.a" 2>&1 | grep -v "Cannot export local symbol" || true
+    if [ ! -f "$lib/lib$name.a" ]; then
+        echo "error: building $name for the fuzzers failed" >&2
         exit 1
     fi
-    echo "$stamp" >"$lib/stamp"
+    echo "$stamp" >"$lib/$name.stamp"
+}
+
+# The modules a target links, lowest first.
+modules() {
+    case "$1" in
+        engine) echo HalleyHAL HalleyTransport Halley ;;
+        *) echo HalleyHAL ;;
+    esac
 }
 
 started=$SECONDS
-build_library
+build_c_shim
+needed=" "
+for target in "${targets[@]}"; do needed+="$(modules "$target") "; done
+[[ "$needed" == *" HalleyHAL "* ]] && build_module HalleyHAL
+[[ "$needed" == *" HalleyTransport "* ]] && build_module HalleyTransport HalleyHAL
+[[ "$needed" == *" Halley "* ]] && build_module Halley HalleyHAL HalleyTransport
 echo "+ library ready after $((SECONDS - started)) s"
 
 for target in "${targets[@]}"; do
@@ -119,7 +147,8 @@ for target in "${targets[@]}"; do
     echo "+ building $target"
     rm -f "$binary"
     swiftc "${swift_flags[@]}" -parse-as-library -module-name FuzzTarget -I "$lib" -I "$cmodule" \
-        "$(harness "$target")" -L "$lib" -lHalley "$cmodule/CHalleyCurl.o" -ldl -o "$binary" 2>&1 |
+        "$(harness "$target")" -L "$lib" $(modules "$target" | tr ' ' '\n' | tac | sed 's/^/-l/') \
+        "$cmodule/CHalleyCurl.o" -ldl -o "$binary" 2>&1 |
         grep -v "Cannot export local symbol" || true
     if [ ! -x "$binary" ]; then
         echo "error: building the $target fuzzer failed" >&2

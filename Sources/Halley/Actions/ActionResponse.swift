@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// What an action (`POST`, `PUT`, `PATCH`, `DELETE`) got back: the status, the `Location`,
 /// and the body as a HAL resource or any `Decodable`.

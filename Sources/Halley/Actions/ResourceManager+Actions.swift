@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 extension ResourceManager {
     /// Sends an action to a URL with the manager's policy: headers, credentials, retries

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// A typed request: where to start, which relationships to include, and what to decode.
 ///

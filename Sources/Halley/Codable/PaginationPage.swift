@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One page of a paginated collection: its items (with includes merged and decoded), its
 /// Spring-style metadata when present, its navigation links, and the page document itself.

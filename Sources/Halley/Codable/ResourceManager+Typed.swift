@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 extension ResourceManager {
     /// Fetches a resource with the request's includes and decodes it once into `Item`.

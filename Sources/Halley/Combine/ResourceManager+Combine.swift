@@ -5,6 +5,8 @@
 #elseif canImport(Combine)
     import Combine
     import Foundation
+    import HalleyHAL
+    import HalleyTransport
 #endif
 
 #if HALLEY_OPENCOMBINE || canImport(Combine)

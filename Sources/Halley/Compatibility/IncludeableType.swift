@@ -1,3 +1,5 @@
+import HalleyHAL
+
 /// The original Halley's spelling of ``IncludableType``, so its models compile unchanged:
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// A JSON object as Foundation types, the original Halley's result of manual traversal.
 public typealias Parameters = [String: Any]

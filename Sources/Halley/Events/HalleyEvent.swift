@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// Something the engine did, reported to observers as it happens: the hook for tracing,
 /// logging (`os.Logger`, swift-log) and metrics. Requests, traversals, actions and forms all

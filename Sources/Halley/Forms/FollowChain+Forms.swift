@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 extension FollowChain {
     /// A HAL-FORMS template of the resource at the end of the chain, to read or submit.

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// How a template's values travel: a JSON body, a form-encoded body, or the URL's query.
 enum FormEncoding: Sendable {

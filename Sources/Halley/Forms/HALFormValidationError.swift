@@ -1,3 +1,5 @@
+import HalleyHAL
+
 /// Why values do not satisfy a HAL-FORMS template: every failing property with the rule it
 /// breaks. Submitting checks everything before sending, so nothing was sent.
 ///

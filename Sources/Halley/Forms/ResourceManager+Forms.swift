@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 extension ResourceManager {
     /// Checks `values` against a HAL-FORMS template, then sends them with the template's

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// A path through an API composed one hop at a time, like a client SDK composes endpoints:
 /// start at an entry point, follow rels with template variables, then fetch or act.

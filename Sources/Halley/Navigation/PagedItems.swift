@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The items of a paginated collection as an `AsyncSequence`, page after page through
 /// `next` links, with the include list applied to every page's items.

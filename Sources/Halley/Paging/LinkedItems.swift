@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The items a collection page links to (`_links.item`, nothing embedded), fetched one at a
 /// time when a pager asks for them rather than all with the page.

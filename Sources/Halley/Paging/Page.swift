@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One page of a collection as loaded, its items still JSON: the one page value behind
 /// every paging API (``ResourceManager/requestPage(_:)``, ``ResourceManager/nextPage(of:)``,

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Spring Data REST's paging metadata.
 public struct PageMetadata: Sendable, Hashable, Codable {

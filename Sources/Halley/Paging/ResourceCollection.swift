@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// A collection resource's items, each with its includes merged, and the collection's own
 /// state and links (paging metadata, `next`, `prev`).

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// Holds every attempt of one call to the per-attempt time limit with a single timer.
 ///

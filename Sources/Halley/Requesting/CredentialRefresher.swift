@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Refreshes credentials after a `401`, once for everyone who saw the same credentials
 /// rejected: the recovery half of token authentication, in the spirit of Alamofire's

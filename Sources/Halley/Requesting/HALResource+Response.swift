@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 extension HALResource {
     /// Parses the body of a response, with the links of its `Link` header field (RFC 8288)

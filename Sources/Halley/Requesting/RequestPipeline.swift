@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

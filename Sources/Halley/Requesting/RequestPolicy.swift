@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// Supplies headers for each request, asynchronously: the hook for refreshing tokens.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// An in-memory HTTP cache shared by every call of the managers it is given to (RFC 9111,
 /// as a private cache).

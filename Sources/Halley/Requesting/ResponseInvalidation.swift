@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// What a response to an unsafe request (`POST`, `PUT`, `PATCH`, `DELETE`) says is out of
 /// date: the one rule the response cache and the resource store both follow.

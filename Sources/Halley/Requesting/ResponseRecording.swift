@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// What the request pipeline tells the resource store: declared here, below the state layer,
 /// so that the pipeline (the one place every request goes through) keeps the store up to date

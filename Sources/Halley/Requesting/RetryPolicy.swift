@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// When and how often a failed request is tried again.
 ///

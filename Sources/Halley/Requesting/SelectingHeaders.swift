@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// The header values of a `GET` that may select one representation of a URL over another
 /// (RFC 9111, section 4.1): every field but the credentials (which the credential scope keys

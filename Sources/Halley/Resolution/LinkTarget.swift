@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Where a link points: its href, expanded when templated (RFC 6570), resolved against a
 /// base URL (RFC 3986). The one place every follow, page turn and action computes it.

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Finds a relation in a resource, the one way the traverser, follow chains, actions, pages
 /// and forms all do it: `_embedded` or `_links` by preference, selection by link name, malformed links and

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Where a collection keeps its items: the one rule for collection calls, pages, to-many
 /// relations that lead to a collection, and HAL-FORMS option lists.

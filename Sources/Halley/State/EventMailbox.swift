@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One consumer's events: latest-value delivery. A consumer that keeps up gets every event
 /// in order; one that falls behind gets, for each kind, only the newest pending event (so at

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The events of one resource's state, as an `AsyncSequence` (see ``ResourceHandle/events``).
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// The handle of one resource's state in the manager's ``ResourceStore``: read it, refresh it,
 /// follow its links, write to it, and hear when it changes.

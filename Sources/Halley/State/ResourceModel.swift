@@ -1,3 +1,5 @@
+import HalleyHAL
+
 #if canImport(Observation)
     import Foundation
     import Observation

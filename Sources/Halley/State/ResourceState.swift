@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// What the store knows about one resource: its HAL document, the response that brought it,
 /// its validators and whether it is still to be trusted.

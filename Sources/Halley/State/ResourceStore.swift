@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// The state an app or a server keeps between calls: one state per absolute URL per
 /// credential scope, seeded by every fetched resource and the embedded resources it carries,

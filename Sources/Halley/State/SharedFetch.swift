@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One request for a state that every concurrent `get()` of it waits on. Each waiter ends on
 /// its own: with the answer, or at once with `CancellationError` when its task is cancelled.

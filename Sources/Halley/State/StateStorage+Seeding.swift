@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 extension StateStorage {
     /// Stores a document fetched from its own URL (or sent back by a write) for a request of

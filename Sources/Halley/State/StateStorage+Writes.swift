@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 extension StateStorage {
     /// What a write's request said about the answer it wants and the state it acted on.

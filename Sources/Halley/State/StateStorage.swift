@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The store's states, read and changed only under its lock: storing with the byte bound,
 /// least recently used first, finding the state a request selects, and the reads.

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Where one state lives in the store: the resource's normalised URL within one credential
 /// scope (the fingerprint of the credentials the request carried, as the response cache keys

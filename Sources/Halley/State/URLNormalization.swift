@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The one spelling of a URL the resource store keys state by (RFC 3986, section 6.2.2,
 /// syntax-based normalisation, plus the `http`/`https` scheme rules of 6.2.3): scheme and host

@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// Where a call starts.
 enum CallStart: Sendable {

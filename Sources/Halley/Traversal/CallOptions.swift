@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// How one call runs, traversal or action: its ``RequestPolicy`` over the manager's (headers,
 /// variables, credentials, observer, hooks, retries, timeout, validation, fallback,

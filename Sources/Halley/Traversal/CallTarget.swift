@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One hop of a call that follows relations before it fetches or acts (a follow chain's,
 /// a form's or a state handle's): the relation, its template variables and the link name.

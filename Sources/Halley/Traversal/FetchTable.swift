@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// One call's table of documents by URL: each URL is requested once; later branches wait
 /// for the first one's result instead of sending their own request.

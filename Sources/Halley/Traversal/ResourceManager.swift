@@ -1,4 +1,6 @@
 import Foundation
+import HalleyHAL
+import HalleyTransport
 
 /// Fetches HAL resources with their relationships: the library's entry point.
 ///

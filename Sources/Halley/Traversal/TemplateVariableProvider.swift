@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Template variables shared by every call of the managers that use it: fixed values and
 /// closures evaluated when a call starts (a locale, a user id, an API version), like the

@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// What one traversal shares across its tasks: the call's request pipeline and relation
 /// resolver, the fetch table, and the failures so far. Request policy lives in

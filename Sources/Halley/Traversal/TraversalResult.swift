@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// The outcome of a traversal that tolerates failed relationships.
 public struct TraversalResult: Sendable {

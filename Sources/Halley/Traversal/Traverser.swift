@@ -1,4 +1,5 @@
 import Foundation
+import HalleyHAL
 
 /// Walks an ``IncludePlan`` from a resource: finds each relationship in `_embedded` or
 /// `_links`, fetches what is missing, recurses into what arrives, and merges the results

@@ -1,5 +1,5 @@
 import Foundation
-import Halley
+import HalleyHAL
 
 // libFuzzer target: JSON and HAL document parsing, writing, and re-reading.
 

@@ -1,4 +1,4 @@
-import Halley
+import HalleyHAL
 
 // libFuzzer target: the include-path grammar and plan compiler.
 // Each input line is one include path; all lines together form one plan.

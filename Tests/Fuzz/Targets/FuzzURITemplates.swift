@@ -1,4 +1,4 @@
-import Halley
+import HalleyHAL
 
 // libFuzzer target: URI template parsing and expansion with every kind of value.
 

@@ -3,6 +3,8 @@ import HalleyTestSupport
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 /// `CurlRequester` on its own and under the engine, against the loopback test servers.
 @Suite struct CurlRequesterTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 /// The HTTP `Link` header field (RFC 8288): its values become links of the resource beside
 /// `_links`, and whatever cannot be read is a problem of the resource, never a failure.

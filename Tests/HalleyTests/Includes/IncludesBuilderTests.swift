@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 @Suite struct IncludesBuilderTests {
     @Test func typedAndStringIncludesCompileToIdenticalPlans() throws {

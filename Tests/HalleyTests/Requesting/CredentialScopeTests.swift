@@ -3,6 +3,8 @@ import HalleyTestSupport
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 /// The one credential rule ("may this header go to this URL"), as the pipeline, the redirect
 /// rules and the cache all read it from the request.

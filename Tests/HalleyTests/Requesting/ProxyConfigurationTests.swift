@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 /// The rules of ``ProxyConfiguration``, without a network.
 @Suite struct ProxyConfigurationTests {

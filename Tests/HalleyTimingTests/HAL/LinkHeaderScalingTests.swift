@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 /// `Link` header fields far beyond any real one, read in one pass: checks of time, hence this
 /// target (LinkHeaderTests holds what they mean).

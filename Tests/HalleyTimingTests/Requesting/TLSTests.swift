@@ -3,6 +3,8 @@ import HalleyTestSupport
 import Testing
 
 @testable import Halley
+@testable import HalleyHAL
+@testable import HalleyTransport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

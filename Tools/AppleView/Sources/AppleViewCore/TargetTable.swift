@@ -17,6 +17,10 @@ public let targetFolders: [TargetFolder] = [
     // (HalleyTesting in their test bundles), so they are held to the privacy manifest too.
     TargetFolder(prefix: "Sources/Halley/", platforms: Platform.apple, why: "the library apps link", shipsInApps: true),
     TargetFolder(
+        prefix: "Sources/HalleyHAL/", platforms: Platform.apple, why: "the library apps link", shipsInApps: true),
+    TargetFolder(
+        prefix: "Sources/HalleyTransport/", platforms: Platform.apple, why: "the library apps link", shipsInApps: true),
+    TargetFolder(
         prefix: "Sources/HalleyTesting/", platforms: Platform.apple, why: "the test kit apps' tests link",
         shipsInApps: true),
     // Command-line tools: built for the Mac only (apps on the other platforms have no

@@ -1,0 +1,6 @@
+import HalleyHAL
+
+extension HalleyError {
+    /// Every failing property and rule, when ``code`` is ``Code/formValidation``.
+    public var formValidationError: HALFormValidationError? { underlying as? HALFormValidationError }
+}
