@@ -160,7 +160,7 @@ import Testing
         let server = try await TestServer.hostileHTTP()
         // FoundationNetworking rebuilds its list of header lines for each line it reads, until
         // libcurl's own 300 KiB cap stops it: with 30,000 one-letter fields that is 2-4 s of
-        // one core (quadratic; see the README), which starves the suites running beside this
+        // one core (quadratic; see the "Choosing a requester" guide), which starves the suites running beside this
         // one. Its fields get longer values so libcurl's cap comes after a few thousand
         // lines: still 30,000 fields sent, still a typed error, without the quadratic bill.
         // (Only `/many-headers` reads `pad`.)

@@ -352,8 +352,8 @@ import Testing
     }
 
     /// The manager's own credential header names (``ResourceManager/Configuration/credentialHeaders``,
-    /// documented as "sent only to the root URL's origin and allowedOrigins"; the README adds
-    /// "`URLSessionRequester` also strips them from redirects that leave the origin") should
+    /// documented as "sent only to the root URL's origin and allowedOrigins"; the guides add
+    /// that `URLSessionRequester` strips them from redirects that leave the trusted origins) should
     /// also be dropped when the root's server redirects to another origin: the engine passes
     /// them to the requester on each `ResourceRequest`.
     @Test func crossOriginRedirectDropsTheManagersCustomCredentialHeaders() async throws {

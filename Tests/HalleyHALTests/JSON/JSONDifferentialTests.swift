@@ -50,7 +50,7 @@ import Testing
         #expect(tally.bothRefused > Self.documentCount)
         #expect(tally.acceptedWithTrailingComma > Self.documentCount / 2)
         // Every named exception is reached by generated input, so the generator covers them and
-        // none is dead weight here or in the README. Shorter runs may miss the rarest.
+        // none is dead weight here or in the guide. Shorter runs may miss the rarest.
         if Self.documentCount >= 1_500 {
             for difference in DeliberateDifference.allCases {
                 #expect(tally.differences[difference, default: 0] > 0, "\(difference) was never exercised")
@@ -161,7 +161,7 @@ import Testing
 }
 
 /// A difference from Foundation we keep on purpose. Each one is listed, with its reason, under
-/// "JSON: what we accept" in the README.
+/// "Which JSON the parser accepts" in the HAL documents and JSON guide (HALDocumentsAndJSON.md).
 enum DeliberateDifference: String, CaseIterable, Sendable {
     /// Foundation transcodes UTF-16 and UTF-32 bodies (found by BOM or zero bytes). We refuse
     /// them with `.invalidUTF8`: RFC 8259 §8.1 requires UTF-8 between systems, and our error

@@ -237,7 +237,7 @@ import Testing
         default: bytes = [0xFF, 0xFE, 0, 0] + text.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
         }
         let body = Data(bytes)
-        // Foundation transcodes these; the exception is deliberate (README, "JSON: what we accept").
+        // Foundation transcodes these; the exception is deliberate (HALDocumentsAndJSON.md, "Which JSON the parser accepts").
         #expect(try JSONSerialization.jsonObject(with: body) is [String: Any])
         do throws(JSONParsingError) {
             _ = try JSONValue(parsing: body)

@@ -270,7 +270,7 @@ import Testing
         #expect(page.links.link(for: .next) == nil)
     }
 
-    @Test func theREADMEsExampleProblemReadsAsItSays() throws {
+    @Test func theGuidesExampleProblemReadsAsItSays() throws {
         let page = try resource(link: "<a>; rel=next x")
         #expect(
             page.problems.map(\.description) == [

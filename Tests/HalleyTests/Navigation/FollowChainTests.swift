@@ -113,7 +113,7 @@ import Testing
             })
     }
 
-    /// An SDK wrapping chains in its own types, as the README shows.
+    /// An SDK wrapping chains in its own types, as the follow-chains guide shows.
     struct ContactsAPI {
         let root: FollowChain
         var contacts: FollowChain { root.follow("ex:contacts", ["page": 0]) }

@@ -46,7 +46,7 @@ import Testing
     @MainActor @Test func prefixAndReduceIntoRunOnTheMainActorAndStopTheRequests() async throws {
         let requester = await Self.fivePages()
         let screen = Screen()
-        // The README's line, in main-actor code.
+        // The paging guide's line, in main-actor code.
         let firstTwo = try await Self.contacts(requester).prefix(2).reduce(into: []) { $0.append($1) }
         #expect(firstTwo.map(\.n) == [0, 1])
         let firstThree = try await Self.contacts(requester).prefix(3).reduce(into: [Contact]()) {

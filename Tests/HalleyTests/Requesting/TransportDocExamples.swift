@@ -118,7 +118,7 @@ enum TransportDocExamples {
         }
     }
 
-    /// The README's "Which HTTP requester" block.
+    /// The "Which HTTP requester" block of the ChoosingARequester guide.
     static func readme(mySession: URLSession) throws {
         let manager = ResourceManager()  // the platform's default
         let curl = ResourceManager(requester: try CurlRequester())  // throws CurlUnavailableError

@@ -1,13 +1,13 @@
 // swift-format-ignore-file
-// README.md's "Combine" block, verbatim between `// snippet` and `// end snippet` (the root
-// package's SnippetSyncTests holds it to the README); ReadmeSnippetTests below runs it.
+// A view model as an app migrating from the original Halley writes it (README.md showed it
+// until the README became a first page; MigratingFromHalley.md lists the publishers), and a
+// test that runs it.
 import Foundation
 import Halley
 import HalleyCombine
 import OpenCombine
 import Testing
 
-// snippet README.md "Combine"
 final class ContactViewModel {
     let resourceManager: ResourceManager
     var cancellables = Set<AnyCancellable>()
@@ -21,7 +21,6 @@ final class ContactViewModel {
             .store(in: &cancellables)                         // cancelling cancels every request in flight
     }
 }
-// end snippet
 
 /// What the snippet's view model showed: the test's stand-in for an app's screen.
 let shown = Guarded<[String]>([])

@@ -1,12 +1,12 @@
 // swift-format-ignore-file
-// README.md's "What an app shows" block, verbatim between `// snippet` and `// end snippet`
-// (SnippetSyncTests holds it to the README), and a test that runs it: a problem's title is
+// HandlingFailures.md's "What an app shows" block, verbatim between `// snippet` and
+// `// end snippet` (SnippetSyncTests holds it to the article), and a test that runs it: a problem's title is
 // what the screen shows, and a cancelled load shows nothing.
 import Foundation
 import Halley
 import Testing
 
-// snippet README.md "What an app shows"
+// snippet HandlingFailures.md "What an app shows"
 @MainActor final class OrderScreen {
     var order: JSONValue?
     var problem: (message: String, advice: String?)?   // shown with Text(...) in an alert
@@ -25,7 +25,7 @@ import Testing
 }
 // end snippet
 
-@Suite struct ReadmeErrorSnippetTests {
+@Suite struct HandlingFailuresSnippetTests {
     @MainActor @Test func theScreenShowsTheProblemsTitleAndNothingWhenCancelled() async throws {
         let requester = InMemoryRequester()
         let url = URL(string: "https://api.example.com/orders/7?expand=items")!
