@@ -148,5 +148,6 @@ actor TokenStore {
     }
 }
 
-/// The README's `diskCopy(of:)`: no copy on disk.
-func diskCopy(of url: URL) -> ResourceResponse? { nil }
+/// The README's `diskCopy(of:)`: no copy on disk. Disk reads belong off the main actor, so an
+/// app's would be `nonisolated` too (the fallback runs in the request pipeline).
+nonisolated func diskCopy(of url: URL) -> ResourceResponse? { nil }
