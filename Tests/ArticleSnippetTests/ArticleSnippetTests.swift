@@ -52,6 +52,14 @@ import Testing
         #expect("\(error.code)" == "http")
     }
 
+    /// Run in the test's own isolation: nonisolated here, the main actor where
+    /// Tools/MainActorApp builds this file as an app target.
+    @Test func gettingStartedAppTargetScreenLoadsAda() async throws {
+        let screen = MemberScreen()
+        try await screen.load(fixtures)
+        #expect(screen.name == "Ada Lovelace")
+    }
+
     // MARK: Typed models
 
     @Test func typedModelsFetchTheSmallAvatar() async throws {

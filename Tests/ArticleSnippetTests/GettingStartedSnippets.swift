@@ -79,3 +79,20 @@ func gettingStartedOffline() {
     // end snippet
     return nil
 }
+
+import Observation  // the app target block's `@Observable`
+
+// snippet GettingStarted.md "App target"
+nonisolated struct Member: Decodable, Sendable {
+    let name: String
+}
+
+@Observable final class MemberScreen {
+    var name = ""
+
+    func load(_ manager: ResourceManager) async throws {
+        let member = try await manager.request(HalleyRequest<Member>(url: "https://api.example.com/contacts/1"))
+        name = member.name  // on the main actor again; the request and the decoding were not
+    }
+}
+// end snippet

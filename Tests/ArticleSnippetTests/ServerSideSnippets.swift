@@ -39,7 +39,7 @@ func serverSideCredentialHeader() -> ResourceManager.Configuration {
 }
 
 // snippet ServerSideSwift.md "Requester"
-struct TimedRequester<Base: RequesterInterface & Sendable>: RequesterInterface, Sendable {
+nonisolated struct TimedRequester<Base: RequesterInterface & Sendable>: RequesterInterface, Sendable {
     let base: Base
     let record: @Sendable (ResourceRequest, Duration) -> Void
 

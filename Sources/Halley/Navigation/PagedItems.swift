@@ -72,28 +72,13 @@ public struct PagedItems<Item: Decodable>: AsyncSequence {
         self.options = options
     }
 
-    /// What a stop predicate sees of each page.
-    public struct PageInfo: Sendable {
-        /// Zero-based position of the page in this enumeration.
-        public let index: Int
-        /// The page's URL.
-        public let url: URL
-        /// The number of items on it.
-        public let itemCount: Int
-        /// Its Spring-style metadata, when present.
-        public let metadata: PageMetadata?
-        /// Its links.
-        public let links: Links
-        /// The page document as the server sent it: a server other than Spring keeps its
-        /// figures in the page's own members.
-        ///
-        /// ```swift
-        /// let all = manager.items(Order.self, from: url).stop { page in
-        ///     page.document.state["isLast"]?.boolValue == true
-        /// }
-        /// ```
-        public let document: HALResource
-    }
+    /// What a stop predicate sees of each page: ``PagedItemsPageInfo``, which does not depend
+    /// on `Item`.
+    ///
+    /// ```swift
+    /// let firstTwoPages = manager.items(Order.self, from: url).stop { page in page.index == 1 }
+    /// ```
+    public typealias PageInfo = PagedItemsPageInfo
 
     // MARK: Limits
 

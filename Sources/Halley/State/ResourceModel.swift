@@ -25,8 +25,12 @@ import HalleyHAL
     ///
     /// In SwiftUI, hold it in `@State` and start it from `.task { await model.load() }`. The
     /// model stops following its handle when it is released, or on ``stop()``.
+    ///
+    /// `Value` need not be `Sendable`, and its `Decodable` conformance may be isolated to the
+    /// main actor: the model reads its state on the main actor. So an app module built with
+    /// default main-actor isolation declares its models plainly.
     @MainActor @Observable
-    public final class ResourceModel<Value: Sendable> {
+    public final class ResourceModel<Value> {
         /// The handle whose state this model shows.
         @ObservationIgnored public let handle: ResourceHandle
         /// The state as `Value`; `nil` until it first arrives, and after the resource was deleted.
@@ -44,7 +48,9 @@ import HalleyHAL
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
 
-        @ObservationIgnored private let read: @Sendable (ResourceState) throws -> Value
+        // Called on the main actor only (from `show`), so neither it nor `Value` must be
+        // `Sendable`, and a main-actor-isolated `Decodable` conformance may decode here.
+        @ObservationIgnored private let read: (ResourceState) throws -> Value
         // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
         // handover safe, and `Task.cancel()` may be called from any thread.
         @ObservationIgnored private let follower = LockedValue<Task<Void, Never>?>(nil)

@@ -2,10 +2,12 @@ import Foundation
 import Halley
 
 /// What the DocC articles' snippets run against, and the names they leave to the reader.
-/// Scaffolding only: nothing here appears in the articles.
-enum ArticleAPIs {
+/// Scaffolding only: nothing here appears in the articles. `nonisolated`, as the reader's own
+/// test helpers would be: its handlers run in the requester, off the main actor, also where
+/// Tools/MainActorApp compiles this file with default main-actor isolation.
+nonisolated enum ArticleAPIs {
     /// The repository's `Fixtures/api` folder, the sample API most articles read.
-    static let fixtures = URL(fileURLWithPath: #filePath)
+    static let fixtures = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()  // also when linked
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // ArticleSnippetTests
         .deletingLastPathComponent()  // Tests

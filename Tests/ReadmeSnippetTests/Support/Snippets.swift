@@ -17,8 +17,9 @@ import Foundation
 /// must compile where an app makes it (a SwiftUI view model, top-level code), not only in a
 /// nonisolated function.
 enum Snippets {
-    /// The repository, located from this file so tests run from any working directory.
-    static let repository = URL(fileURLWithPath: #filePath)
+    /// The repository, located from this file so tests run from any working directory (and
+    /// where Tools/MainActorApp compiles it through a link to this target).
+    static let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent()  // Support
         .deletingLastPathComponent()  // ReadmeSnippetTests
         .deletingLastPathComponent()  // Tests
