@@ -1,0 +1,1 @@
+../../../../Sources/Halley/HTTP/HTTPHeaders.swift

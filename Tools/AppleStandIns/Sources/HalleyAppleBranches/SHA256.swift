@@ -1,0 +1,1 @@
+../../../../Sources/Halley/Support/SHA256.swift

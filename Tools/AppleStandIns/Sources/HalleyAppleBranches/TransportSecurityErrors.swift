@@ -1,0 +1,1 @@
+../../../../Sources/Halley/Requesting/TLS/TransportSecurityErrors.swift
