@@ -27,6 +27,10 @@ struct OrderUpdate: Encodable {
     return updated
 }
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func readmeRequesters(mySession: URLSession) throws -> [ResourceManager] {
     // snippet README.md "Requesters"
     let manager = ResourceManager()                                              // the platform's default
@@ -37,6 +41,10 @@ func readmeRequesters(mySession: URLSession) throws -> [ResourceManager] {
     return [manager, curl, session, mine]
 }
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func readmeTLSAndProxies() throws -> ResourceManager {
     // snippet README.md "TLS and proxies"
     var tls = TLSConfiguration(trustRoots: .systemAnd([.file("/etc/myapp/ca.pem")]))     // a private CA too

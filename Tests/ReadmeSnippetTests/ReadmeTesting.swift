@@ -24,7 +24,11 @@ import HalleyTesting
 // end snippet
 
 /// Compiled, not run here: it opens a socket (HalleyEndToEndTests' StubServerTests run the
-/// same calls).
+/// same calls). Not on iOS, tvOS or watchOS: libcurl is macOS's and Linux's (and watchOS has
+/// no socket server).
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func readmeStubFaults(api: StubAPI, fixtures: URL) async throws {
     // snippet README.md "HalleyTesting faults"
     api.fault("/websites/1", .retryAfter(seconds: 2), times: 1)   // 503 + Retry-After once, then normal
