@@ -334,16 +334,7 @@ struct SessionSecurity: Sendable {
             let requester = "URLSessionRequester on Linux (FoundationNetworking)"
             let advice = "use CurlRequester, the default on Linux"
         #else
-            if tls.clientIdentity != nil {
-                unsupported.append("client identity from PEM (URLSession takes identities from the keychain)")
-            }
-            if case .rules(let rules) = proxy.source {
-                if [rules.http, rules.https].contains(where: { $0?.proxy?.scheme == "https" }) {
-                    unsupported.append("an https:// proxy")
-                }
-                configuration.connectionProxyDictionary = Self.proxyDictionary(rules)
-                proxyCredentials = (rules.https?.proxy ?? rules.http?.proxy)?.credentials
-            }
+            unsupported = applySettings(tls: tls, proxy: proxy, to: configuration)
             AppleSessionSecurity.configure(configuration, for: tls)
             let requester = "URLSessionRequester"
             let advice = "answer the challenge in your own session's delegate (init(session:)), or use CurlRequester"
@@ -361,6 +352,26 @@ struct SessionSecurity: Sendable {
                 }
             }
         #endif
+    }
+
+    /// What an Apple session takes of the settings: the proxy rules into `configuration`, the
+    /// proxy's credentials for its challenge; returns the settings it cannot honour. Only
+    /// Foundation API both platforms declare, so compiled and tested on Linux too.
+    mutating func applySettings(
+        tls: TLSConfiguration, proxy: ProxyConfiguration, to configuration: URLSessionConfiguration
+    ) -> [String] {
+        var unsupported: [String] = []
+        if tls.clientIdentity != nil {
+            unsupported.append("client identity from PEM (URLSession takes identities from the keychain)")
+        }
+        if case .rules(let rules) = proxy.source {
+            if [rules.http, rules.https].contains(where: { $0?.proxy?.scheme == "https" }) {
+                unsupported.append("an https:// proxy")
+            }
+            configuration.connectionProxyDictionary = Self.proxyDictionary(rules)
+            proxyCredentials = (rules.https?.proxy ?? rules.http?.proxy)?.credentials
+        }
+        return unsupported
     }
 
     /// The rules as CFNetwork's proxy dictionary (Apple platforms), with its keys spelled out:

@@ -70,6 +70,24 @@ import Testing
         #expect(dictionary["ExceptionsList"] as? [String] == ["localhost", "*.localhost", "internal", "*.internal"])
     }
 
+    @Test func anAppleSessionTakesTheProxyAndNamesWhatItCannotHonour() throws {
+        var security = SessionSecurity(tls: .system, proxy: .direct, configuration: .ephemeral)
+        let configuration = URLSessionConfiguration.ephemeral
+        let proxy = ProxyConfiguration(
+            url: try #require(URL(string: "https://svc:s3cret@proxy.internal:8443")), noProxy: []
+        ).resolved()
+        let tls = TLSConfiguration(clientIdentity: .init(certificate: .file("client.pem")))
+
+        let unsupported = security.applySettings(tls: tls, proxy: proxy, to: configuration)
+
+        #expect(
+            unsupported == [
+                "client identity from PEM (URLSession takes identities from the keychain)", "an https:// proxy",
+            ])
+        #expect(configuration.connectionProxyDictionary?["HTTPSProxy"] as? String == "proxy.internal")
+        #expect(security.proxyCredentials?.user == "svc")
+    }
+
     @Test func noProxyVariableKeepsTheSystemsSettings() {
         guard case .rules(let rules) = ProxyConfiguration.environment.resolved([:]).source else {
             Issue.record("the environment resolves to rules")
