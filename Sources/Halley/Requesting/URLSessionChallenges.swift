@@ -9,9 +9,10 @@ extension URLSessionRequester {
     /// (`WWW-Authenticate`), a proxy's `407`, a server asking for a client certificate.
     ///
     /// By default none is answered: the `401` is returned as the response at once, as
-    /// ``CurlRequester`` and `URLSessionRequester` on Linux return it, so your
-    /// ``CredentialRefresher`` or your own code decides what to send. Only the proxy
-    /// credentials of a ``ProxyConfiguration`` are given, to the proxy, once.
+    /// ``CurlRequester`` and `URLSessionRequester` on Linux return it, so
+    /// ``ResourceManager/Configuration/refreshCredentials`` or your own code decides what to
+    /// send. Only the proxy credentials of a ``ProxyConfiguration`` are given, to the proxy,
+    /// once.
     ///
     /// ```swift
     /// // An intranet API behind Kerberos single sign-on: let the system answer (macOS).
