@@ -197,8 +197,11 @@ public final class StubAPI: Sendable {
     /// use a real transport (`CurlRequester`, `URLSessionRequester`). The server stops when
     /// the returned value is released (or ``StubServer/stop()`` is called).
     ///
+    /// Not on watchOS, where an app cannot listen on a socket: use ``requester`` there.
+    ///
     /// - Throws: ``StubServerError`` when no socket could be bound, or when a route is declared
     ///   twice (naming it, as ``StubAPIError`` does).
+    @available(watchOS, unavailable, message: "watchOS apps cannot listen on a socket; use StubAPI.requester")
     public func serve() throws(StubServerError) -> StubServer {
         if let duplicate = declarationError { throw StubServerError(description: duplicate.description) }
         return try StubServer(api: self)

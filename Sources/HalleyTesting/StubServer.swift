@@ -22,6 +22,10 @@ public struct StubServerError: Error, CustomStringConvertible, Sendable {
 /// let manager = ResourceManager(requester: CurlRequester())
 /// let root = try await manager.document(at: server.url("/"))
 /// ```
+///
+/// Not on watchOS, where an app cannot listen on a socket (watchOS keeps low-level networking
+/// to a few kinds of app, and none of them serves): use ``StubAPI/requester`` there.
+@available(watchOS, unavailable, message: "watchOS apps cannot listen on a socket; use StubAPI.requester")
 public final class StubServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public let baseURL: URL

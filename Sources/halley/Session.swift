@@ -76,6 +76,14 @@ struct Session {
                         exitCode: .usage,
                         message: "--http1.1 and --http2 need libcurl, which cannot be used here: \(error.reason)")
                 }
+            } else if transport.tls.clientIdentity != nil,
+                let curl = try? CurlRequester(tls: transport.tls, proxy: transport.proxy)
+            {
+                // --cert: libcurl, as on Linux, also on macOS, where URLSession (the default there)
+                // takes client identities from the keychain only and the system's libcurl takes PEM
+                // (with LibreSSL; with Secure Transport every request names the setting it cannot
+                // honour). Without libcurl, URLSession's own refusal names the setting.
+                requester = curl
             } else {
                 requester = DefaultRequester.make(tls: transport.tls, proxy: transport.proxy)
             }

@@ -6,6 +6,10 @@
 import Foundation
 import Halley
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func tlsOverview() throws -> ResourceManager {
     // snippet TLSAndProxies.md "Overview"
     var tls = TLSConfiguration()
@@ -54,6 +58,10 @@ func tlsValidate(mutual: TLSConfiguration) {
     // end snippet
 }
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func tlsProxy() throws -> CurlRequester {
     // snippet TLSAndProxies.md "Proxies"
     let corporate = ProxyConfiguration(

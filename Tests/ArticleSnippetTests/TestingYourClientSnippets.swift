@@ -73,6 +73,10 @@ func teamAPI() -> StubAPI {
 }
 // end snippet
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func teamOverSocket() async throws -> ([TeamDirectory.Member], String?) {
     // snippet TestingYourHALClientCode.md "Socket"
     let api = teamAPI()

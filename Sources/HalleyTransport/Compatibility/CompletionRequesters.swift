@@ -88,6 +88,11 @@ package func sharedRequester<Base: RequesterInterface>(_ base: sending Base) -> 
 /// `any RequesterInterface` (a cast to `Sendable` itself is not possible).
 protocol BuiltInRequester: RequesterInterface, Sendable {}
 
+// libcurl is not part of iOS, tvOS, watchOS or visionOS: CurlRequester is macOS's and Linux's.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
+@available(visionOS, unavailable)
 extension CurlRequester: BuiltInRequester {}
 extension URLSessionRequester: BuiltInRequester {}
 extension FileRequester: BuiltInRequester {}

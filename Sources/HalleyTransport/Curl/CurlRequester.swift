@@ -50,11 +50,20 @@ import HalleyHAL
 /// ``TransportError/Code/timedOut``, the TLS kinds, ...), keeping libcurl's message and a
 /// `URLError` with its CURLcode underneath, so the engine treats both requesters alike.
 ///
+/// On iOS, tvOS, watchOS and visionOS, which ship no libcurl, the type is unavailable at
+/// compile time. On macOS it is never the default (``DefaultRequester`` makes a
+/// ``URLSessionRequester``); made explicitly, it uses the system's libcurl, whose TLS library
+/// decides what it can honour (see <doc:Platforms>).
+///
 /// ```swift
 /// let requester = try CurlRequester(maxConnectionsPerHost: 16)
 /// let manager = ResourceManager(requester: requester)
 /// let contact = try await manager.resource(from: URL(string: "https://api.example.com/contacts/1")!)
 /// ```
+@available(iOS, unavailable, message: "libcurl is not part of iOS; use URLSessionRequester")
+@available(tvOS, unavailable, message: "libcurl is not part of tvOS; use URLSessionRequester")
+@available(watchOS, unavailable, message: "libcurl is not part of watchOS; use URLSessionRequester")
+@available(visionOS, unavailable, message: "libcurl is not part of visionOS; use URLSessionRequester")
 public struct CurlRequester: RequesterInterface, Sendable {
     private let owner: EngineOwner
     private let credentialHeaders: Set<String>
@@ -66,8 +75,10 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// The rules name no proxy for either scheme, so every request goes direct: asking them
     /// per request only parses the URL again.
     private let alwaysDirect: Bool
-    /// Why the TLS configuration cannot be used, thrown by every request.
-    private let tlsFailure: TLSConfigurationError?
+    /// Why the TLS configuration cannot be used, thrown by every request: a
+    /// ``TLSConfigurationError``, or an ``UnsupportedSettingsError`` for what this libcurl's
+    /// TLS library cannot honour.
+    private let tlsFailure: (any Error & Sendable)?
     private let identityNames: (certificate: String, key: String)?
     private let runsCallsOnLoopThread: Bool
 
@@ -156,11 +167,22 @@ public struct CurlRequester: RequesterInterface, Sendable {
         case .http1Only: setup.httpVersion = CurlABI.Value.httpVersion1
         case .http2: setup.httpVersion = CurlABI.Value.httpVersion2
         }
-        do {
-            setup.tls = try CurlTLSOptions(tls)
-            tlsFailure = nil
-        } catch {
-            tlsFailure = error
+        let backend = CurlTLSBackend(versionLine: CurlLibrary.version ?? "")
+        let unsupported = backend.unsupportedSettings(of: tls)
+        if !unsupported.isEmpty {
+            tlsFailure = UnsupportedSettingsError(
+                requester: "CurlRequester with \(CurlLibrary.version ?? "this libcurl")", settings: unsupported,
+                advice: "use a libcurl with OpenSSL or LibreSSL (macOS's own uses LibreSSL unless CURL_SSL_BACKEND "
+                    + "selects Secure Transport)")
+        } else {
+            do {
+                // Secure Transport reads no CA directory: the system's CAs go in the bundle.
+                let directory = backend.searchesCADirectory ? CurlTLSOptions.hashedSystemDirectory() : nil
+                setup.tls = try CurlTLSOptions(tls, systemDirectory: directory)
+                tlsFailure = nil
+            } catch {
+                tlsFailure = error
+            }
         }
         identityNames = setup.tls.identityNames
         owner = EngineOwner(engine: try CurlEngine(maxConnectionsPerHost: maxConnectionsPerHost, setup: setup))
@@ -389,6 +411,10 @@ private final class EngineOwner: Sendable {
     }
 }
 
+@available(iOS, unavailable, message: "libcurl is not part of iOS; use URLSessionRequester")
+@available(tvOS, unavailable, message: "libcurl is not part of tvOS; use URLSessionRequester")
+@available(watchOS, unavailable, message: "libcurl is not part of watchOS; use URLSessionRequester")
+@available(visionOS, unavailable, message: "libcurl is not part of visionOS; use URLSessionRequester")
 extension CurlRequester: CustomStringConvertible {
     /// `CurlRequester(libcurl/7.88.1 ...)`.
     public var description: String { "CurlRequester(\(CurlLibrary.version ?? "libcurl"))" }

@@ -240,7 +240,6 @@ extension CurlTransfer {
                 break
             }
         }
-        let lowered = detail.lowercased()
         switch code {
         case CurlABI.Code.peerFailedVerification, CurlABI.Code.sslIssuerError:
             return TLSError(kind: .ofRefusedCertificate(detail), url: url, detail: detail)
@@ -254,15 +253,8 @@ extension CurlTransfer {
         case CurlABI.Code.sslConnectError, CurlABI.Code.sslCipher, CurlABI.Code.receiveError, CurlABI.Code.sendError:
             // TLS alerts after the handshake (TLS 1.3 sends "certificate required" then)
             // surface as receive errors; other receive errors are not TLS's.
-            if lowered.contains("certificate required") || lowered.contains("alert bad certificate")
-                || lowered.contains("alert unknown ca") || lowered.contains("certificate unknown")
-            {
-                return TLSError(kind: .clientCertificateRequired, url: url, detail: detail)
-            }
-            if lowered.contains("protocol version") || lowered.contains("unsupported protocol")
-                || lowered.contains("no protocols available")
-            {
-                return TLSError(kind: .protocolVersion, url: url, detail: detail)
+            if let kind = TLSError.Kind.ofFailedHandshake(detail) {
+                return TLSError(kind: kind, url: url, detail: detail)
             }
             if code == CurlABI.Code.sslConnectError || code == CurlABI.Code.sslCipher {
                 return TLSError(kind: .handshakeFailed, url: url, detail: detail)
@@ -279,13 +271,42 @@ extension CurlTransfer {
 extension TLSError.Kind {
     /// Why libcurl (with OpenSSL) refused a server's certificate, from its message: one
     /// CURLcode covers an untrusted, an expired and a misnamed certificate alike.
+    ///
+    /// OpenSSL and LibreSSL say `certificate has expired`, `unable to get local issuer
+    /// certificate`, and libcurl `no alternative certificate subject name matches target host
+    /// name`; with Secure Transport (macOS) libcurl says `Certificate chain had an expired
+    /// certificate`, `Untrusted root certificate` and `the certificate did not match "host"`.
     static func ofRefusedCertificate(_ detail: String) -> TLSError.Kind {
         let lowered = detail.lowercased()
         if lowered.contains("expired") || lowered.contains("not yet valid") { return .expiredCertificate }
-        if lowered.contains("subject name") || lowered.contains("target host") || lowered.contains("hostname") {
+        if lowered.contains("subject name") || lowered.contains("target host") || lowered.contains("hostname")
+            || lowered.contains("certificate did not match")
+        {
             return .hostNameMismatch
         }
         return .untrustedCertificate
+    }
+
+    /// What a failed handshake's message says went wrong, when it says: the server wants a
+    /// client certificate, or shares no TLS version; `nil` otherwise. OpenSSL and LibreSSL
+    /// report the server's alert (`tlsv13 alert certificate required`, `alert protocol
+    /// version`); libcurl with Secure Transport says `the server most likely requires a client
+    /// certificate`, `rejected the client certificate` or `A bad protocol version was
+    /// encountered`.
+    static func ofFailedHandshake(_ detail: String) -> TLSError.Kind? {
+        let lowered = detail.lowercased()
+        if lowered.contains("certificate required") || lowered.contains("alert bad certificate")
+            || lowered.contains("alert unknown ca") || lowered.contains("certificate unknown")
+            || lowered.contains("requires a client certificate") || lowered.contains("rejected the client certificate")
+        {
+            return .clientCertificateRequired
+        }
+        if lowered.contains("protocol version") || lowered.contains("unsupported protocol")
+            || lowered.contains("no protocols available")
+        {
+            return .protocolVersion
+        }
+        return nil
     }
 
     /// Whether libcurl's message says it refused the server's certificate: how

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// A requester fills ``ResourceResponse/metrics`` when ``ResourceRequest/collectsMetrics``
 /// asks for them and it can: ``CurlRequester`` does (from libcurl's own measurements, for the
-/// last hop of a redirect chain); the other requesters leave them `nil`. The engine passes
+/// last hop of a redirect chain), and so does ``URLSessionRequester`` (from
+/// `URLSessionTaskMetrics` on Apple platforms; FoundationNetworking reports none, so on Linux
+/// only ``total``, by the requester's clock); the others leave them `nil`. The engine passes
 /// them on in ``RequestRecord/metrics``, so an observer sees them per request; `halley -v`
 /// prints them.
 ///

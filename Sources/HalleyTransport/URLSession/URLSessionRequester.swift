@@ -26,14 +26,18 @@ import HalleyHAL
 /// replaces the library's default (`HalleyVersion.userAgent`); one set through Halley's own
 /// headers (the manager's, the call's) still wins over both, as URLSession lets a request's do.
 ///
-/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:)``):
+/// With its own session (``init(configuration:credentialHeaders:maxConnectionsPerHost:maxHeaderBytes:maxHeaderCount:tls:proxy:challenges:)``):
 ///
 /// - **No cookies.** The session neither stores nor sends cookies, so a `Set-Cookie` from one
 ///   server is never sent to another (cookies ignore ports: two services on one host would
 ///   otherwise share them). Send a `Cookie` header yourself when an API needs one.
-/// - **No URL cache and no credential storage**: Halley has its own cache policy
-///   (``ResponseCache``), and a `401` is returned as a response at once, never answered with
-///   a stored password.
+/// - **No URL cache and no credential storage**: Halley's own cache and store
+///   (``ResponseCache``, ``ResourceStore``) see every request, and a `401` is returned as a
+///   response at once, never answered with a stored password, single sign-on or a keychain
+///   identity (``ChallengeHandling/systemDefault`` opts in to those). For URLSession's cache
+///   as well, pass your own session (see <doc:Platforms>).
+/// - **Metrics**: with ``ResourceRequest/collectsMetrics``, ``ResourceResponse/metrics`` from
+///   `URLSessionTaskMetrics` (your own session's too), in ``CurlRequester``'s terms.
 /// - **Connections per host**: 64 by default, so a traversal with a high
 ///   ``ResourceManager/Configuration/maxConcurrency`` is not queued behind URLSession's
 ///   default of 6.
@@ -90,7 +94,8 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     /// Creates a requester with its own session.
     ///
     /// The configuration is copied, then cookies, the URL cache and credential storage are
-    /// turned off and `httpMaximumConnectionsPerHost` is set (see the type's notes).
+    /// turned off (credential storage stays with ``ChallengeHandling/systemDefault``) and
+    /// `httpMaximumConnectionsPerHost` is set (see the type's notes).
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.ephemeral
@@ -111,6 +116,8 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///   - proxy: Which proxy each request goes through; the environment variables decide
     ///     unless given (on Apple platforms, the system's proxy settings apply when no
     ///     variable is set).
+    ///   - challenges: How challenges other than server trust are answered: none by default,
+    ///     so a `401` comes back as the response (see ``ChallengeHandling``).
     public init(
         configuration: URLSessionConfiguration = .ephemeral,
         credentialHeaders: Set<String> = URLSessionRequester.defaultCredentialHeaders,
@@ -118,7 +125,8 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         maxHeaderBytes: Int = ResponseHeadersTooLargeError.defaultMaxBytes,
         maxHeaderCount: Int = ResponseHeadersTooLargeError.defaultMaxCount,
         tls: TLSConfiguration = .system,
-        proxy: ProxyConfiguration = .environment
+        proxy: ProxyConfiguration = .environment,
+        challenges: ChallengeHandling = .returnResponse
     ) {
         let proxy = proxy.resolved()
         self.proxy = proxy
@@ -126,12 +134,17 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         copied.httpCookieStorage = nil
         copied.httpShouldSetCookies = false
         copied.httpCookieAcceptPolicy = .never
+        // Halley's own cache and store must see every request; a URLCache would answer some
+        // before them (see the type's notes for a session that keeps one).
         copied.urlCache = nil
         copied.requestCachePolicy = .reloadIgnoringLocalCacheData
-        copied.urlCredentialStorage = nil
+        // The system's default handling may answer from the credential storage: kept only
+        // when the caller asks for that handling.
+        if challenges == .returnResponse { copied.urlCredentialStorage = nil }
         copied.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
         let limits = HeaderLimits(bytes: maxHeaderBytes, count: maxHeaderCount)
-        let security = SessionSecurity(tls: tls, proxy: proxy, configuration: copied)
+        var security = SessionSecurity(tls: tls, proxy: proxy, configuration: copied)
+        security.challenges = challenges
         settingsFailure = security.failure
         let delegate = SessionDelegate(security: security)
         owner = SessionOwner(
@@ -148,9 +161,8 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
     ///
     /// - credential headers are stripped from redirects that leave the trusted origins, and
     ///   redirects to schemes other than `http` and `https` are refused;
-    /// - a `401` is answered at once without a stored password (unless your session's
-    ///   delegate supplies one: on Apple platforms the session delegate sees challenges
-    ///   the task delegate passes on by default handling);
+    /// - a `401` is returned as the response; on Apple platforms URLSession's default
+    ///   handling answers challenges first, from your configuration's credential storage;
     /// - ``ResourceRequest/maxBodyBytes`` and the header limits are checked when the
     ///   response arrives, from its `Content-Length` and header fields, and on the whole body
     ///   after it arrived. The body is not counted while it streams (the convenience API
@@ -221,7 +233,10 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         {
             throw refusal
         }
+        // URLSession measures every task; read only when asked, as CurlRequester reads libcurl's.
+        if request.collectsMetrics { transfer.metrics = LockedValue(nil) }
         let urlRequest = transfer.urlRequest()
+        let began = ContinuousClock.now
         let (data, response): (Data, URLResponse)
         do {
             if let delegate = owner.delegate {
@@ -243,7 +258,11 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
         if status == 407, let route {
             throw ProxyError(proxy: route.hostAndPort, url: url, reason: .authenticationRequired)
         }
-        return ResourceResponse(status: status, headers: headers, url: response.url ?? url, body: data)
+        var answer = ResourceResponse(status: status, headers: headers, url: response.url ?? url, body: data)
+        // FoundationNetworking (Swift 6.3) reports no URLSessionTaskMetrics: the total time,
+        // by the requester's own clock, is what can be known there.
+        answer.metrics = transfer.metrics.map { $0.get() ?? TransferMetrics(total: ContinuousClock.now - began) }
+        return answer
     }
 
     /// A URLSession failure as the ``TransportError`` ``CurlRequester`` gives for the same
@@ -289,12 +308,14 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
 
 /// What a requester's own session does about TLS and proxies, worked out once: the
 /// configuration it sets, what the delegate checks, and what cannot be honoured.
-private struct SessionSecurity: Sendable {
+struct SessionSecurity: Sendable {
     /// Thrown by every request: a setting this platform cannot honour, or a file that cannot
     /// be used.
     var failure: (any Error & Sendable)?
     /// The proxy's credentials, for a 407 challenge (Apple platforms).
     var proxyCredentials: ProxyConfiguration.Credentials?
+    /// How challenges other than server trust are answered (Apple platforms).
+    var challenges: URLSessionRequester.ChallengeHandling = .returnResponse
     #if canImport(Security)
         var trust: TrustEvaluator?
     #endif
@@ -314,17 +335,8 @@ private struct SessionSecurity: Sendable {
             let requester = "URLSessionRequester on Linux (FoundationNetworking)"
             let advice = "use CurlRequester, the default on Linux"
         #else
-            if tls.clientIdentity != nil {
-                unsupported.append("client identity from PEM (URLSession takes identities from the keychain)")
-            }
-            if case .rules(let rules) = proxy.source {
-                if [rules.http, rules.https].contains(where: { $0?.proxy?.scheme == "https" }) {
-                    unsupported.append("an https:// proxy")
-                }
-                configuration.connectionProxyDictionary = Self.proxyDictionary(rules)
-                proxyCredentials = (rules.https?.proxy ?? rules.http?.proxy)?.credentials
-            }
-            configuration.tlsMinimumSupportedProtocolVersion = tls.minimumVersion == .tls13 ? .TLSv13 : .TLSv12
+            unsupported = applySettings(tls: tls, proxy: proxy, to: configuration)
+            AppleSessionSecurity.configure(configuration, for: tls)
             let requester = "URLSessionRequester"
             let advice = "answer the challenge in your own session's delegate (init(session:)), or use CurlRequester"
         #endif
@@ -343,88 +355,52 @@ private struct SessionSecurity: Sendable {
         #endif
     }
 
-    #if !canImport(FoundationNetworking)
-        /// The rules as CFNetwork's proxy dictionary (its keys, spelled out: the constants are
-        /// macOS-only). `nil` keeps the system's settings: no variable was set.
-        static func proxyDictionary(_ rules: ProxyConfiguration.Rules) -> [AnyHashable: Any]? {
-            if rules.fromEnvironment && rules.http == nil && rules.https == nil { return nil }
-            var dictionary: [AnyHashable: Any] = ["HTTPEnable": 0, "HTTPSEnable": 0]
-            if let http = rules.http?.proxy {
-                dictionary["HTTPEnable"] = 1
-                dictionary["HTTPProxy"] = http.host
-                dictionary["HTTPPort"] = http.port
-            }
-            if let https = rules.https?.proxy {
-                dictionary["HTTPSEnable"] = 1
-                dictionary["HTTPSProxy"] = https.host
-                dictionary["HTTPSPort"] = https.port
-            }
-            // A NO_PROXY name covers its sub-domains; CFNetwork wants both patterns.
-            dictionary["ExceptionsList"] = rules.noProxy.entries.flatMap { entry -> [String] in
-                let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
-                return IPRange(name) != nil || name == "*" ? [name] : [name, "*." + name]
-            }
-            return dictionary
+    /// What an Apple session takes of the settings: the proxy rules into `configuration`, the
+    /// proxy's credentials for its challenge; returns the settings it cannot honour. Only
+    /// Foundation API both platforms declare, so compiled and tested on Linux too.
+    mutating func applySettings(
+        tls: TLSConfiguration, proxy: ProxyConfiguration, to configuration: URLSessionConfiguration
+    ) -> [String] {
+        var unsupported: [String] = []
+        if tls.clientIdentity != nil {
+            unsupported.append("client identity from PEM (URLSession takes identities from the keychain)")
         }
-    #endif
-}
-
-#if canImport(Security)
-    /// Evaluates a server's certificate chain the way a ``TLSConfiguration`` says (Apple
-    /// platforms): the host name always, the configuration's anchors, and its pins.
-    private struct TrustEvaluator: Sendable {
-        /// DER anchors to add (or to use alone).
-        let anchors: [Data]
-        let anchorsOnly: Bool
-        let skipsVerification: Bool
-        let pins: Set<Data>
-
-        init(tls: TLSConfiguration, material: TLSMaterial) {
-            anchors = material.caCertificates
-            anchorsOnly = !material.trustsSystem
-            skipsVerification = tls.dangerouslySkipsCertificateVerification
-            pins = Set(tls.pinnedKeys.map(\.sha256))
+        if case .rules(let rules) = proxy.source {
+            if [rules.http, rules.https].contains(where: { $0?.proxy?.scheme == "https" }) {
+                unsupported.append("an https:// proxy")
+            }
+            configuration.connectionProxyDictionary = Self.proxyDictionary(rules)
+            proxyCredentials = (rules.https?.proxy ?? rules.http?.proxy)?.credentials
         }
-
-        /// `nil` when the server may be trusted, else why not.
-        func evaluate(_ trust: SecTrust, host: String, url: URL) -> TLSError? {
-            SecTrustSetPolicies(trust, SecPolicyCreateSSL(true, host as CFString))
-            let chain = (SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? []
-            if skipsVerification {
-                // Any chain: the server's own certificates become the anchors, so the host
-                // name (and the dates) are still checked.
-                SecTrustSetAnchorCertificates(trust, chain as CFArray)
-                SecTrustSetAnchorCertificatesOnly(trust, true)
-            } else if !anchors.isEmpty {
-                let certificates = anchors.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
-                SecTrustSetAnchorCertificates(trust, certificates as CFArray)
-                SecTrustSetAnchorCertificatesOnly(trust, anchorsOnly)
-            }
-            var error: CFError?
-            if !SecTrustEvaluateWithError(trust, &error) {
-                let detail = error.map { CFErrorCopyDescription($0) as String } ?? "the certificate is not trusted"
-                // The evaluation's error carries the OSStatus of the first problem found.
-                let code = error.map { Int(CFErrorGetCode($0)) } ?? 0
-                if code == Int(errSecHostNameMismatch) {
-                    return TLSError(kind: .hostNameMismatch, url: url, detail: detail)
-                }
-                if code == Int(errSecCertificateExpired) || code == Int(errSecCertificateNotValidYet) {
-                    return TLSError(kind: .expiredCertificate, url: url, detail: detail)
-                }
-                return TLSError(kind: .untrustedCertificate, url: url, detail: detail)
-            }
-            guard !pins.isEmpty else { return nil }
-            // As curl: the server's own (leaf) key must be one of the pins.
-            if let leaf = chain.first,
-                let key = PEM.subjectPublicKeyInfo(ofCertificate: SecCertificateCopyData(leaf) as Data),
-                pins.contains(Data(SHA256.digest(key)))
-            {
-                return nil
-            }
-            return TLSError(kind: .pinnedKeyMismatch, url: url, detail: "")
-        }
+        return unsupported
     }
-#endif
+
+    /// The rules as CFNetwork's proxy dictionary (Apple platforms), with its keys spelled out:
+    /// `kCFNetworkProxiesHTTPSEnable`, `…HTTPSProxy`, `…HTTPSPort` and `…ExceptionsList` are
+    /// macOS-only names, while iOS honours the strings they stand for. Plain dictionary work,
+    /// so it is compiled and tested on Linux too. `nil` keeps the system's settings: no
+    /// variable was set.
+    static func proxyDictionary(_ rules: ProxyConfiguration.Rules) -> [AnyHashable: Any]? {
+        if rules.fromEnvironment && rules.http == nil && rules.https == nil { return nil }
+        var dictionary: [AnyHashable: Any] = ["HTTPEnable": 0, "HTTPSEnable": 0]
+        if let http = rules.http?.proxy {
+            dictionary["HTTPEnable"] = 1
+            dictionary["HTTPProxy"] = http.host
+            dictionary["HTTPPort"] = http.port
+        }
+        if let https = rules.https?.proxy {
+            dictionary["HTTPSEnable"] = 1
+            dictionary["HTTPSProxy"] = https.host
+            dictionary["HTTPSPort"] = https.port
+        }
+        // A NO_PROXY name covers its sub-domains; CFNetwork wants both patterns.
+        dictionary["ExceptionsList"] = rules.noProxy.entries.flatMap { entry -> [String] in
+            let name = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            return IPRange(name) != nil || name == "*" ? [name] : [name, "*." + name]
+        }
+        return dictionary
+    }
+}
 
 /// Owns a requester's session: when the last copy of the requester goes away, a session the
 /// requester made is invalidated after its tasks finish, so neither it nor its delegate
@@ -515,6 +491,9 @@ private struct Transfer: Sendable {
     let url: URL
     var data = Data()
     var response: URLResponse?
+    /// Where the delegate puts the task's metrics when the request asked for them: shared by
+    /// every copy of the transfer, so the exchange reads what the delegate wrote.
+    var metrics: LockedValue<TransferMetrics?>?
     /// Why a caller's session's task was cancelled by its delegate.
     var failure: (any Error)?
     /// Whether a caller's session's task was cancelled at an authentication challenge.
@@ -627,9 +606,10 @@ private enum RedirectGate {
     }
 }
 
-/// How a challenge is answered on Apple platforms: the system's default, which evaluates
-/// server trust and, for a 401, continues without a credential when the session has no
-/// credential storage (a requester's own session has none), returning the 401 as it is.
+/// How the task delegate of a caller's session answers a challenge on Apple platforms: the
+/// system's default, which evaluates server trust and answers a 401 from the session's own
+/// credential storage, as the caller configured it (a requester's own session answers in
+/// ``AppleSessionSecurity``).
 ///
 /// FoundationNetworking (Swift 6.3) is answered differently, in the delegates: it raises the
 /// challenge only after the whole 401 has arrived, and on default handling without a
@@ -826,6 +806,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
         }
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        // Before the completion, on this queue: the exchange reads them once answered.
+        transfers.withLock { $0[task.taskIdentifier]?.metrics }?.withLock { $0 = TransferMetrics(metrics) }
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -866,26 +851,14 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
             completionHandler(.cancelAuthenticationChallenge, nil)
             Self.waitForCancellation(of: task)
         #else
-            let space = challenge.protectionSpace
-            if space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let evaluator = security.trust,
-                let trust = space.serverTrust
+            // Apple platforms: URLSessionAppleSecurity.swift (type-checked on Linux by Tools/AppleStandIns).
+            let url = task.currentRequest?.url ?? task.originalRequest?.url ?? URL(fileURLWithPath: "/")
+            if let refusal = AppleSessionSecurity.answer(
+                challenge, url: url, trust: security.trust, proxyCredentials: security.proxyCredentials,
+                handling: security.challenges, completionHandler: completionHandler)
             {
-                let url = task.currentRequest?.url ?? task.originalRequest?.url ?? URL(fileURLWithPath: "/")
-                if let refusal = evaluator.evaluate(trust, host: space.host, url: url) {
-                    completionHandler(.cancelAuthenticationChallenge, nil)
-                    fail(task, with: refusal)
-                } else {
-                    completionHandler(.useCredential, URLCredential(trust: trust))
-                }
-                return
+                fail(task, with: refusal)
             }
-            if space.isProxy(), let credentials = security.proxyCredentials, challenge.previousFailureCount == 0 {
-                completionHandler(
-                    .useCredential,
-                    URLCredential(user: credentials.user, password: credentials.password, persistence: .forSession))
-                return
-            }
-            completionHandler(appleDisposition, nil)
         #endif
     }
 }
@@ -941,6 +914,10 @@ private final class TaskDelegate: NSObject, URLSessionDataDelegate, Sendable {
         }
         completionHandler(refusal == nil ? .allow : .cancel)
         if let refusal { fail(dataTask, with: refusal) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        transfer.get().metrics?.withLock { $0 = TransferMetrics(metrics) }
     }
 
     func urlSession(

@@ -69,10 +69,16 @@ private let moduleNames: Set<String> = [
 /// platform: every use outside a covering `@available` or `#available` is a finding, as the
 /// compiler would have it.
 struct LearnedRestriction {
-    /// The version the declaration needs.
+    /// The version the declaration needs (``never`` for one unavailable on the platform).
     let version: VersionTuple
     /// Where it is declared, and why it needs it.
     let reason: String
+    /// Whether it is `@available(<platform>, unavailable)`: only code unavailable there too
+    /// (or left out by a `#if`) may use it.
+    var unavailable = false
+
+    /// A version no `#available` names: only an unavailable context covers it.
+    static let never = VersionTuple(1_000_000)
 }
 
 /// What pass one learns of the sources for one platform: the names of the package's own
@@ -151,9 +157,24 @@ final class DeclarationCollector: ActiveSyntaxVisitor {
         var needed: VersionTuple?
         var how = ""
         var current: Syntax? = Syntax(node)
+        // The declaration's own attributes: those of the node, or of the `var` or `let` around
+        // a pattern.
+        var own = true
         while let syntax = current {
             if let declaration = syntax.asProtocol(WithAttributesSyntax.self) {
+                defer { own = false }
                 switch declaredAvailability(declaration.attributes, for: platform) {
+                case .unavailable where own:
+                    // Halley's own `@available(iOS, unavailable)` (CurlRequester, StubServer on
+                    // watchOS): the compiler rejects every use outside an unavailable context.
+                    // (Members and locals of an unavailable declaration are not restricted by
+                    // name: others elsewhere may share it, as `accept` shares the C call's.)
+                    declarations.restrictions[name, default: []].append(
+                        LearnedRestriction(
+                            version: LearnedRestriction.never,
+                            reason: "\(name) is declared unavailable on \(platform.rawValue) at "
+                                + "\(file.path):\(file.line(of: syntax))", unavailable: true))
+                    return
                 case .unavailable: return
                 case .introduced(let version) where version > (needed ?? target):
                     needed = version
@@ -365,6 +386,14 @@ final class UseChecker: ActiveSyntaxVisitor {
     private func checkLearned(_ name: String, at node: some SyntaxProtocol) {
         guard checks, let target, let restriction = learned[name] else { return }
         guard !isCovered(node, needs: restriction.version, on: platform, impliedAvailability: implied) else { return }
+        if restriction.unavailable {
+            findings.append(
+                Finding(
+                    path: file.path, line: file.line(of: node), platform: platform.rawValue,
+                    what: "\(name) does not compile on \(platform.rawValue)",
+                    why: "\(restriction.reason); no enclosing declaration is unavailable there"))
+            return
+        }
         findings.append(
             Finding(
                 path: file.path, line: file.line(of: node), platform: platform.rawValue,

@@ -107,6 +107,33 @@ import Testing
         #expect(found.first?.contains("Wide is declared @available at Sources/Halley/Fixture.swift:1") == true)
     }
 
+    @Test func aDeclarationUnavailableOnAPlatformIsUsedOnlyWhereItIsToo() {
+        let text = """
+            @available(iOS, unavailable)
+            @available(tvOS, unavailable)
+            @available(watchOS, unavailable)
+            public struct CurlRequester {}
+            func anywhere() { _ = CurlRequester() }
+            @available(iOS, unavailable)
+            @available(tvOS, unavailable)
+            @available(watchOS, unavailable)
+            func macOSAndLinux() { _ = CurlRequester() }
+            #if os(macOS)
+                func onTheMac() { _ = CurlRequester() }
+            #endif
+            @available(iOS, unavailable)
+            func socket() { let accept = 1; _ = accept }
+            func server() { _ = accept(0, nil, nil) }
+            """
+        let found = Self.findings(text)
+        #expect(Self.platforms(found, line: 5) == ["iOS", "tvOS", "watchOS"])
+        // Not the C `accept` beside a local of that name in code unavailable on iOS.
+        #expect(found.count == 3, "only the use outside an unavailable context: \(found)")
+        #expect(found.first?.contains("CurlRequester does not compile on iOS") == true)
+        #expect(
+            found.first?.contains("declared unavailable on iOS at Sources/Halley/Fixture.swift:1") == true, "\(found)")
+    }
+
     @Test func observationFollowsTheDeploymentTargets() {
         let text = """
             import Observation

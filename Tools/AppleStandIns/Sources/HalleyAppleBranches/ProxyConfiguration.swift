@@ -1,0 +1,1 @@
+../../../../Sources/HalleyTransport/TLS/ProxyConfiguration.swift

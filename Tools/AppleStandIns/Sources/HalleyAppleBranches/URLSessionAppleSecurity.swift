@@ -1,0 +1,1 @@
+../../../../Sources/HalleyTransport/URLSession/URLSessionAppleSecurity.swift

@@ -1,0 +1,1 @@
+../../../../Sources/HalleyTransport/URLSession/URLSessionChallenges.swift

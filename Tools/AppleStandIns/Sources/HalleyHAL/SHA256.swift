@@ -1,0 +1,1 @@
+../../../../Sources/HalleyHAL/Support/SHA256.swift
