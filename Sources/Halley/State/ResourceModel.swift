@@ -41,6 +41,10 @@
         public private(set) var error: (any Error)?
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
+        /// How ``load()`` weighs the stored state against the network (see ``CachePolicy``):
+        /// with ``CachePolicy/storedThenRefresh`` the stored value shows at once and a stale one
+        /// is refreshed; a failed refresh keeps the value and sets ``error``.
+        public var policy: CachePolicy
 
         @ObservationIgnored private let read: @Sendable (ResourceState) throws -> Value
         // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
@@ -55,8 +59,10 @@
         ///     _ = model.value?.resource.state["status"]
         /// }
         /// ```
-        public init(_ handle: ResourceHandle, refreshesWhenStale: Bool = false) where Value == ResourceState {
+        public init(_ handle: ResourceHandle, policy: CachePolicy = .storedIfFresh, refreshesWhenStale: Bool = false)
+        where Value == ResourceState {
             self.handle = handle
+            self.policy = policy
             self.refreshesWhenStale = refreshesWhenStale
             self.read = { $0 }
         }
@@ -72,9 +78,12 @@
         /// }
         /// struct Order: Decodable { let status: String }
         /// ```
-        public init(_ handle: ResourceHandle, as type: Value.Type, refreshesWhenStale: Bool = false)
-        where Value: Decodable {
+        public init(
+            _ handle: ResourceHandle, as type: Value.Type, policy: CachePolicy = .storedIfFresh,
+            refreshesWhenStale: Bool = false
+        ) where Value: Decodable {
             self.handle = handle
+            self.policy = policy
             self.refreshesWhenStale = refreshesWhenStale
             self.read = { state in try handle.decode(type, from: state) }
         }
@@ -83,8 +92,9 @@
             follower.get()?.cancel()
         }
 
-        /// Reads the state (the stored one while fresh, else from the server) and from then on
-        /// follows every change of it. Calling it again reads again and keeps one follower.
+        /// Reads the state as ``policy`` says (by default the stored one while fresh, else from the
+        /// server) and from then on follows every change of it. Calling it again reads again
+        /// and keeps one follower.
         ///
         /// ```swift
         /// @MainActor func open(_ model: ResourceModel<ResourceState>) async {
@@ -93,7 +103,14 @@
         /// ```
         public func load() async {
             follow()
-            await request { try await self.handle.get() }
+            let (handle, policy) = (self.handle, self.policy)
+            if policy == .storedThenRefresh, let stored = await handle.current, show(stored) {
+                // The stored value is on screen: a stale one is refreshed, and a failure leaves
+                // it there with the error beside it.
+                if stored.isStale { await request { try await handle.refresh() } }
+                return
+            }
+            await request { try await handle.get(policy: policy) }
         }
 
         /// Asks the server for the state whatever is stored (conditionally when the state has
@@ -124,6 +141,7 @@
             defer { isLoading = false }
             do {
                 let state = try await fetch()
+                defer { if let failure = state.refreshFailure { self.error = failure.error } }
                 guard !show(state), state.isEmbedded else { return }
                 // An embedded copy may be partial (the HAL draft): the resource's own URL says all.
                 _ = show(try await handle.refresh())
