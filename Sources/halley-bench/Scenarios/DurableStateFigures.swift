@@ -31,7 +31,9 @@ enum DurableStateFigures {
         var bodyBytes = 0
         let links = (0..<size).map { BenchGraphs.link("/durable/\($0)") }
         let root = BenchGraphs.resource("/durable", links: [("items", .array(links))], state: [("count", .int(size))])
-        await requester.register(BenchGraphs.base + "/durable", InMemoryRequester.Route(body: root.serialized()))
+        let rootRoute = InMemoryRequester.Route(
+            headers: ["Content-Type": "application/hal+json", "Cache-Control": "max-age=3600"], body: root.serialized())
+        await requester.register(BenchGraphs.base + "/durable", rootRoute)
         for index in 0..<size {
             let body = BenchGraphs.resource(
                 "/durable/\(index)", state: [("id", .int(index)), ("padding", .string(padding))]
@@ -62,7 +64,8 @@ enum DurableStateFigures {
         for repetition in 0..<(settings.repetitions + settings.warmups) {
             let memoryStore = ResourceStore(maximumBytes: 64_000_000)
             let started = ContinuousClock.now
-            _ = try await manager(memoryStore, requester).resource(from: rootURL, includes: ["[items]"], options: options)
+            _ = try await manager(memoryStore, requester).resource(
+                from: rootURL, includes: ["[items]"], options: options)
             let memoryTime = ContinuousClock.now - started
 
             file = directory.appendingPathComponent("states-\(repetition).sqlite")
@@ -121,9 +124,7 @@ enum DurableStateFigures {
         let relaunched = ResourceStore(file: file, maximumBytes: 64_000_000, maximumBytesOnDisk: 256_000_000)
         let relaunchedManager = manager(relaunched, offline)
         let fromDiskStarted = ContinuousClock.now
-        // The root said nothing about freshness: the relaunched traversal asks for it (the
-        // only request), and reads every item from the file.
-        await offline.register(BenchGraphs.base + "/durable", InMemoryRequester.Route(body: root.serialized()))
+        // Every state is fresh in the file: the relaunched traversal sends nothing.
         _ = try await relaunchedManager.resource(from: rootURL, includes: ["[items]"], options: options)
         let fromDisk = seconds(ContinuousClock.now - fromDiskStarted) / Double(size)
         let fromDiskRequests = await offline.requestCount
@@ -152,7 +153,8 @@ enum DurableStateFigures {
         await requester.register(
             BenchGraphs.base + "/collection",
             InMemoryRequester.Route(
-                headers: ["Content-Type": "application/hal+json", "Cache-Control": "max-age=3600"], body: collectionBody))
+                headers: ["Content-Type": "application/hal+json", "Cache-Control": "max-age=3600"], body: collectionBody
+            ))
         let collectionFile = directory.appendingPathComponent("collection.sqlite")
         let collectionURL = try BenchGraphs.url("/collection")
         do {
@@ -222,8 +224,8 @@ enum DurableStateFigures {
                 "durable_relaunch_per_resource", "durable: relaunched traversal, each state read from the file",
                 unit: .seconds, fromDisk),
             .single(
-                "durable_relaunch_requests", "durable: requests of the relaunched traversal (the root only)",
-                unit: .count, Double(fromDiskRequests), target: .equal(1), mustMeet: true),
+                "durable_relaunch_requests", "durable: requests of the relaunched traversal", unit: .count,
+                Double(fromDiskRequests), target: .equal(0), mustMeet: true),
             .measured(
                 "durable_held_per_resource", "durable: second traversal over fresh state in memory, per resource",
                 unit: .seconds, Samples(held), target: .atMost(2e-6)),

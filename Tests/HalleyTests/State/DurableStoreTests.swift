@@ -259,7 +259,7 @@ import Testing
         }
         // Layout 1: no `vary`, no checksums, no index by URL.
         let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
-        try connection.run("DROP INDEX states_url")
+        try connection.run("DROP INDEX IF EXISTS states_url")
         try connection.run("ALTER TABLE states DROP COLUMN checksum")
         try connection.run("ALTER TABLE states DROP COLUMN vary")
         try connection.run("PRAGMA user_version=1")

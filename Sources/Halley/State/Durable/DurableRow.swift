@@ -85,7 +85,7 @@ struct DurableRow: Sendable {
     /// bytes of a value, so a row whose bytes were overwritten is told by this.
     var checksum: Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        func mix(_ bytes: UnsafeRawBufferPointer) {
             for byte in bytes {
                 hash ^= UInt64(byte)
                 hash &*= 0x100_0000_01b3
@@ -94,16 +94,22 @@ struct DurableRow: Sendable {
             hash ^= 0xff
             hash &*= 0x100_0000_01b3
         }
+        func mix(_ data: Data) { data.withUnsafeBytes { mix($0) } }
+        func mix(_ text: String) {
+            var text = text
+            text.withUTF8 { mix(UnsafeRawBufferPointer($0)) }
+        }
+        func mix(_ bytes: [UInt8]) { bytes.withUnsafeBytes { mix($0) } }
         mix(scope)
-        mix(url.utf8)
-        mix(variant.utf8)
+        mix(url)
+        mix(variant)
         mix(body)
-        mix(String(status).utf8)
-        mix(headers.utf8)
-        mix(String(received.bitPattern).utf8)
-        mix(String(freshUntil.bitPattern).utf8)
+        mix(String(status))
+        mix(headers)
+        mix(String(received.bitPattern))
+        mix(String(freshUntil.bitPattern))
         mix([isInvalidated ? 1 : 0, isEmbedded ? 1 : 0])
-        mix(vary.utf8)
+        mix(vary)
         return Int64(bitPattern: hash)
     }
 

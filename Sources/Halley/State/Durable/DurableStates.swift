@@ -13,6 +13,24 @@ final class DurableStates: StatePersistence {
     private struct Slot: Hashable, Sendable {
         let scope: [UInt8]
         let url: String
+
+        /// The scope's first eight bytes as one word (a SHA-256 digest: as good a hash as all
+        /// of it), as ``StateKey`` hashes it: hashing 32 bytes one at a time cost more than
+        /// the lookup.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(Self.word(scope))
+            hasher.combine(url)
+        }
+
+        static func word<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt64 {
+            var word: UInt64 = 0
+            bytes.withUnsafeBytes { bytes in
+                withUnsafeMutableBytes(of: &word) {
+                    $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(8)))
+                }
+            }
+            return word
+        }
     }
 
     private enum Pending: Sendable {
@@ -30,6 +48,14 @@ final class DurableStates: StatePersistence {
         var consulted: Set<Slot> = []
         /// The database in use; replaced by a fresh one when the file turns out corrupt.
         var database: StateDatabase?
+        /// Digests of the slots the file holds (read in the background after open), so a URL
+        /// stored nowhere costs no query; `nil` until read. A digest that collides costs one
+        /// query, never a wrong answer.
+        var onDisk: Set<Int>?
+        /// The slots written while ``onDisk`` was being read: added to it once it is.
+        var writtenMeanwhile: Set<Int> = []
+        /// Counts drains, so an idle checkpoint knows no batch came since it was planned.
+        var drains = 0
     }
 
     let file: URL
@@ -56,6 +82,31 @@ final class DurableStates: StatePersistence {
         self.maximumBytes = maximumBytes
         self.events = events
         queue.withLock { $0.database = database }
+        // First on the writer's queue: before any batch of this store.
+        writer.async { self.readDigests() }
+    }
+
+    private static func digest(_ scope: Data, _ url: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(Slot.word(scope))
+        hasher.combine(url)
+        return hasher.finalize()
+    }
+
+    private static func digest(_ slot: Slot) -> Int {
+        var hasher = Hasher()
+        hasher.combine(Slot.word(slot.scope))
+        hasher.combine(slot.url)
+        return hasher.finalize()
+    }
+
+    private func readDigests() {
+        guard let database = queue.withLock({ $0.database }) else { return }
+        guard let digests = try? database.slotDigests(Self.digest) else { return }
+        queue.withLock { queue in
+            queue.onDisk = digests.union(queue.writtenMeanwhile)
+            queue.writtenMeanwhile = []
+        }
     }
 
     // MARK: StatePersistence
@@ -66,7 +117,11 @@ final class DurableStates: StatePersistence {
             guard !queue.consulted.contains(slot) else { return nil }
             if queue.consulted.count >= Self.consultedLimit { queue.consulted.removeAll(keepingCapacity: true) }
             queue.consulted.insert(slot)
-            return (queue.database, queue.pending[slot] ?? [:])
+            let pending = queue.pending[slot] ?? [:]
+            if pending.isEmpty, let onDisk = queue.onDisk, !onDisk.contains(Self.digest(slot)) {
+                return (nil, pending)
+            }
+            return (queue.database, pending)
         }
         guard let (database, pending) = found else { return [] }
         var loaded: [(key: StateKey, stored: StoredState)] = []
@@ -132,6 +187,14 @@ final class DurableStates: StatePersistence {
         let schedule = queue.withLock { queue -> Bool in
             if case .touch = change, queue.pending[slot]?[key.variant] != nil { return false }
             queue.pending[slot, default: [:]][key.variant] = change
+            if case .put = change {
+                let digest = Self.digest(slot)
+                if queue.onDisk != nil {
+                    queue.onDisk?.insert(digest)
+                } else {
+                    queue.writtenMeanwhile.insert(digest)
+                }
+            }
             guard !queue.isScheduled else { return false }
             queue.isScheduled = true
             return true
@@ -155,6 +218,7 @@ final class DurableStates: StatePersistence {
                 let batch = queue.withLock { queue -> [Slot: [String: Pending]]? in
                     guard !queue.pending.isEmpty else {
                         queue.isScheduled = false
+                        queue.drains += 1
                         return nil
                     }
                     defer { queue.pending.removeAll(keepingCapacity: true) }
@@ -164,7 +228,20 @@ final class DurableStates: StatePersistence {
                 write(batch, to: database)
                 return false
             }
-            if finished { return }
+            if finished {
+                checkpointWhenIdle()
+                return
+            }
+        }
+    }
+
+    /// Empties the WAL once no batch came for a moment (a traversal's writes come in many
+    /// small drains: one checkpoint after them, not one each).
+    private func checkpointWhenIdle() {
+        let planned = queue.withLock { $0.drains }
+        writer.asyncAfter(deadline: .now() + 0.25) {
+            let (idle, database) = self.queue.withLock { ($0.drains == planned && !$0.isScheduled, $0.database) }
+            if idle { database?.checkpoint() }
         }
     }
 
@@ -266,10 +343,14 @@ final class DurableStates: StatePersistence {
         }
     }
 
-    /// Returns once every change made before the call was written (or failed).
+    /// Returns once every change made before the call was written (or failed), and the WAL
+    /// was copied into the file.
     func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            writer.async { done.resume() }
+            writer.async {
+                self.queue.withLock { $0.database }?.checkpoint()
+                done.resume()
+            }
         }
     }
 

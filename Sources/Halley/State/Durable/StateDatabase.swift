@@ -119,16 +119,16 @@ final class StateDatabase: Sendable {
     private static func create(_ connection: SQLiteConnection, salt: [UInt8]?) throws(SQLiteConnection.Failure) {
         // Before any table: only then does SQLite honour it. Freed pages go back to the system.
         try connection.run("PRAGMA auto_vacuum=INCREMENTAL")
+        // Rows of about 1 KiB fill 8 KiB pages with less left over than 4 KiB ones.
+        try connection.run("PRAGMA page_size=8192")
         try connection.run(
             """
             CREATE TABLE states(scope BLOB NOT NULL, url TEXT NOT NULL, variant TEXT NOT NULL, body BLOB NOT NULL,
             status INTEGER NOT NULL, headers TEXT NOT NULL, received REAL NOT NULL, fresh_until REAL NOT NULL,
             invalidated INTEGER NOT NULL, embedded INTEGER NOT NULL, used INTEGER NOT NULL, bytes INTEGER NOT NULL,
-            vary TEXT NOT NULL DEFAULT '', checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(scope, url, variant))
+            vary TEXT NOT NULL DEFAULT '', checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(url, scope, variant))
             """)
         try connection.run("CREATE INDEX states_used ON states(used)")
-        // A write invalidates its target in every scope: found by URL alone.
-        try connection.run("CREATE INDEX states_url ON states(url)")
         try connection.run("CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)")
         var generator = SystemRandomNumberGenerator()
         let salt = Data(salt ?? (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
@@ -143,6 +143,8 @@ final class StateDatabase: Sendable {
             // each row's is computed from the bytes it has now.
             try connection.run("ALTER TABLE states ADD COLUMN vary TEXT NOT NULL DEFAULT ''")
             try connection.run("ALTER TABLE states ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0")
+            // Layout 2's key starts with the URL (a write invalidates its target in every
+            // scope); layout 1's started with the scope, so its rows get an index by URL.
             try connection.run("CREATE INDEX IF NOT EXISTS states_url ON states(url)")
             let rows = try connection.run("SELECT rowid, \(columns) FROM states", columns: [.integer] + kinds)
             for values in rows {
@@ -269,11 +271,13 @@ final class StateDatabase: Sendable {
         var evicted = 0
         while total > Double(maximumBytes) {
             let oldest = try connection.run(
-                "SELECT rowid, bytes FROM states ORDER BY used LIMIT 64", columns: [.integer, .integer])
+                "SELECT url, scope, variant, bytes FROM states ORDER BY used LIMIT 64",
+                columns: [.text, .blob, .text, .integer])
             guard !oldest.isEmpty else { break }
             for row in oldest where total > Double(maximumBytes) {
-                try connection.run("DELETE FROM states WHERE rowid = ?", [row[0]])
-                total -= Double(row[1].integer ?? 0)
+                try connection.run(
+                    "DELETE FROM states WHERE url = ? AND scope = ? AND variant = ?", [row[0], row[1], row[2]])
+                total -= Double(row[3].integer ?? 0)
                 evicted += 1
             }
         }
@@ -288,17 +292,36 @@ final class StateDatabase: Sendable {
             try connection.transaction { () throws(SQLiteConnection.Failure) in
                 for url in urls {
                     let rows = try connection.run(
-                        "SELECT rowid, \(Self.columns) FROM states WHERE url = ? AND invalidated = 0", [.text(url)],
-                        columns: [.integer] + Self.kinds)
+                        "SELECT \(Self.columns) FROM states WHERE url = ? AND invalidated = 0", [.text(url)],
+                        columns: Self.kinds)
                     for values in rows {
-                        let row = Self.row(Array(values.dropFirst())).invalidated()
+                        let row = Self.row(values).invalidated()
                         try connection.run(
-                            "UPDATE states SET invalidated = 1, checksum = ? WHERE rowid = ?",
-                            [.integer(row.checksum), values[0]])
+                            "UPDATE states SET invalidated = 1, checksum = ? WHERE url = ? AND scope = ? AND variant = ?",
+                            [.integer(row.checksum), .text(row.url), .blob(row.scope), .text(row.variant)])
                     }
                 }
                 for url in deleted { try connection.run("DELETE FROM states WHERE url = ?", [.text(url)]) }
             }
+        }
+    }
+
+    /// A digest of every row's URL and scope, for answering "nothing stored" with no query.
+    func slotDigests(_ digest: (Data, String) -> Int) throws(SQLiteConnection.Failure) -> Set<Int> {
+        try reader.use { connection throws(SQLiteConnection.Failure) in
+            var digests: Set<Int> = []
+            for row in try connection.run("SELECT scope, url FROM states", columns: [.blob, .text]) {
+                digests.insert(digest(row[0].blob ?? Data(), row[1].text ?? ""))
+            }
+            return digests
+        }
+    }
+
+    /// Copies the WAL into the file and empties it: done when the writer is idle, so the WAL
+    /// does not keep its largest size on disk.
+    func checkpoint() {
+        _ = try? writer.use { connection throws(SQLiteConnection.Failure) in
+            try connection.run("PRAGMA wal_checkpoint(TRUNCATE)", columns: [.integer, .integer, .integer])
         }
     }
 
