@@ -16,7 +16,7 @@ extension ResourceStore {
     /// became. Rows are keyed by URL and a salted fingerprint of the credentials (never the
     /// credentials), so one user's states are invisible to another's requests; ``wipe(scope:)``
     /// and ``wipe()`` remove them. A file that is corrupt or from a newer version is set aside
-    /// (``DiskEvent/Kind-swift.struct/setAside``) and a fresh one starts; one from an older version is
+    /// (``DiskEvent/Kind/setAside``) and a fresh one starts; one from an older version is
     /// migrated. When SQLite cannot be loaded or the file cannot be opened, the store keeps its
     /// states in memory only and ``persistenceError`` says why.
     ///
