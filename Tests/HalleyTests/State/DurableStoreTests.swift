@@ -145,6 +145,29 @@ import Testing
         #expect(await last.resource(at: Graph.url("/orders/7"), options: user("bob")).current == nil)
     }
 
+    @Test func aWriteInvalidatesEveryUsersRowOnDiskEvenUnread() async throws {
+        let directory = Directory()
+        let api = await api()
+        await api.answerWrites("/orders/7")
+        do {
+            let store = ResourceStore(file: directory.file)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).get()
+            await store.flush()
+        }
+        do {
+            // Bob's write, in a launch where Alice's row was never read.
+            let store = ResourceStore(file: directory.file)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("bob")).put(
+                .json(["status": "paid"]))
+            await store.flush()
+        }
+        let manager = await stateManager(api, store: ResourceStore(file: directory.file))
+        let alice = try #require(await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).current)
+        #expect(alice.isStale, "the resource changed for everyone")
+    }
+
     @Test func theRowsOnDiskStayWithinTheirBoundLeastRecentlyUsedFirst() async throws {
         let directory = Directory()
         let api = ScriptedAPI()
