@@ -111,6 +111,11 @@ func emit(_ object: [String: Any]) {
     FileHandle.standardOutput.write(data + Data("\n".utf8))
 }
 
+// The durable store's modes (StoreProbe.swift) take over before the requester's arguments.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1].hasPrefix("store-") {
+    exit(await runStoreProbe(Array(CommandLine.arguments.dropFirst())))
+}
+
 guard let arguments = ProbeArguments.parse(Array(CommandLine.arguments.dropFirst())), let url = arguments.url,
     let requester = makeRequester(arguments.requester)
 else {

@@ -86,3 +86,72 @@ func ordersFor(token: String, manager: ResourceManager) async throws -> JSONValu
         from: URL(string: "https://api.example.com/orders")!, includes: ["[item].customer"], options: options)
 }
 // end snippet
+
+// snippet KeepingResourceState.md "Cache policies"
+func show(_ order: ResourceHandle) async throws {
+    let state = try await order.get(policy: .storedThenRefresh)   // at once, even stale
+    if let failure = state.refreshFailure { print("showing the last known order:", failure.error.message) }
+}
+// end snippet
+
+/// Compiled, not run: it would create the caches directory of whoever runs the tests.
+func durableStoreSetUp() -> ResourceManager {
+    // snippet KeepingResourceState.md "Keeping state across launches"
+    var configuration = ResourceManager.Configuration()
+    let store = ResourceStore(file: ResourceStore.defaultFile, maximumBytesOnDisk: 50_000_000) { event in
+        print("resource store:", event)   // a file set aside, a migration, a state it could not read
+    }
+    if let problem = store.persistenceError { print(problem) }   // kept in memory only, and why
+    configuration.store = store
+    let manager = ResourceManager(configuration: configuration)
+    // end snippet
+    return manager
+}
+
+// snippet KeepingResourceState.md "The scenario"
+@MainActor
+func launch(_ manager: ResourceManager, isOnline: Bool) async -> [ResourceModel<ResourceState>] {
+    let paths = ["/orders", "/orders/7", "/orders/8"]
+    let policy: CachePolicy = isOnline ? .storedThenRefresh : .storedOnly
+    var models: [ResourceModel<ResourceState>] = []
+    for path in paths {
+        let model = ResourceModel(manager.resource(at: URL(string: "https://api.example.com" + path)!), policy: policy)
+        await model.load()   // the stored state at once; online, a stale one is revalidated
+        models.append(model)
+    }
+    return models
+}
+
+func signOut(_ manager: ResourceManager, store: ResourceStore) async {
+    // The signed-in user's states, in memory and on disk; other users' stay.
+    await store.wipe(scope: manager.resource(at: URL(string: "https://api.example.com/")!))
+}
+// end snippet
+
+@MainActor @Test func theRelaunchScenarioShowsTheStoredStatesOfflineAndNothingAfterSignOut() async throws {
+    let api = StubAPI()
+    for path in ["/orders", "/orders/7", "/orders/8"] {
+        api.resource(path, StubResource(["path": .string(path)], selfLink: path), headers: ["ETag": "\"1\""])
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("halley-article-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("states.sqlite")
+    func manager(_ store: ResourceStore) -> ResourceManager {
+        var configuration = ResourceManager.Configuration()
+        configuration.store = store
+        return ResourceManager(requester: api.requester, configuration: configuration)
+    }
+    let first = ResourceStore(file: file)
+    let online = await launch(manager(first), isOnline: true)
+    #expect(online.allSatisfy { $0.value != nil })
+    await first.flush()
+
+    let relaunched = ResourceStore(file: file)
+    let offline = await launch(manager(relaunched), isOnline: false)
+    #expect(offline.compactMap { $0.value?.resource.state["path"]?.stringValue } == ["/orders", "/orders/7", "/orders/8"])
+    #expect(api.requestLines.count == 3, "offline: no request")
+
+    await signOut(manager(relaunched), store: relaunched)
+    let afterSignOut = await launch(manager(ResourceStore(file: file)), isOnline: false)
+    #expect(afterSignOut.allSatisfy { $0.value == nil && $0.error != nil })
+}

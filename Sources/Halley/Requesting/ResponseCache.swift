@@ -251,6 +251,10 @@ struct CacheControl {
     var noStore = false
     var noCache = false
     var maxAge: Duration?
+    /// RFC 5861: how long past its freshness a response may be used while it is revalidated.
+    var staleWhileRevalidate: Duration?
+    /// RFC 5861: how long past its freshness a response may be used when revalidating fails.
+    var staleIfError: Duration?
 
     init(_ header: String?) {
         guard let header else { return }
@@ -264,6 +268,14 @@ struct CacheControl {
             case "max-age":
                 if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: ["\""])) {
                     maxAge = .seconds(max(0, seconds))
+                }
+            case "stale-while-revalidate":
+                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: ["\""])) {
+                    staleWhileRevalidate = .seconds(max(0, seconds))
+                }
+            case "stale-if-error":
+                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: ["\""])) {
+                    staleIfError = .seconds(max(0, seconds))
                 }
             default: break
             }

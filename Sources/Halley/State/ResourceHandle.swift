@@ -50,7 +50,7 @@ public struct ResourceHandle: Sendable, Hashable {
     /// The state: the stored one while fresh (no request), else fetched (conditionally when
     /// the stored state has validators). Concurrent calls with the same headers share one
     /// request; a cancelled caller ends at once with `CancellationError`, and the request is
-    /// cancelled when no caller waits for it.
+    /// cancelled when no caller waits for it. The same as `get(policy: .storedIfFresh)`.
     ///
     /// ```swift
     /// let state = try await manager.resource(at: URL(string: "https://api.example.com/orders/7")!).get()
@@ -59,16 +59,53 @@ public struct ResourceHandle: Sendable, Hashable {
     ///
     /// - Throws: ``HalleyError`` as ``ResourceManager/document(at:options:)-(URL,_)``.
     public func get() async throws -> ResourceState {
+        try await get(policy: .storedIfFresh)
+    }
+
+    /// The state, weighing the stored one against the network as `policy` says (see
+    /// ``CachePolicy``).
+    ///
+    /// ```swift
+    /// let order = manager.resource(at: URL(string: "https://api.example.com/orders/7")!)
+    /// let state = try await order.get(policy: .storedThenRefresh)
+    /// print(state.isStale ? "refreshing" : "current")
+    /// ```
+    ///
+    /// - Throws: ``HalleyError/Code/notStored`` naming the URL under ``CachePolicy/storedOnly``
+    ///   when nothing is stored; else as ``get()``.
+    public func get(policy: CachePolicy) async throws -> ResourceState {
         let call = try call()
         let (store, url) = (self.store, self.url)
         return try await call.withinDeadline {
             let scope = store.stateScope(of: try await call.pipeline.probe(url))
-            if let state = store.fresh(url, scope: scope) {
+            let fetch: @Sendable () async throws -> ResourceState = {
+                try await Self.fetch(url, scope: scope, call: call, store: store, policy: policy)
+            }
+            switch policy.kind {
+            case .storedOnly:
+                guard let state = store.read(url, scope: scope) else {
+                    throw HalleyError(
+                        code: .notStored, url: url,
+                        message:
+                            "nothing is stored for this URL, and the cache policy storedOnly never sends a request")
+                }
                 call.pipeline.emit(.stateUsed(url: url))
                 return state
-            }
-            return try await store.shared(url, scope: scope) {
-                try await Self.fetch(url, scope: scope, call: call, store: store)
+            case .network:
+                return try await store.shared(url, scope: scope, fetch)
+            case .storedIfFresh, .storedThenRefresh:
+                if let state = store.fresh(url, scope: scope) {
+                    call.pipeline.emit(.stateUsed(url: url))
+                    return state
+                }
+                let stale =
+                    policy == .storedThenRefresh
+                    ? store.read(url, scope: scope) : store.revalidatable(url, scope: scope)
+                guard let stale else { return try await store.shared(url, scope: scope, fetch) }
+                // At once, and the new state reaches observers when it arrives (RFC 5861, 3).
+                Task { _ = try? await store.shared(url, scope: scope, fetch) }
+                call.pipeline.emit(.stateUsed(url: url))
+                return stale
             }
         }
     }
@@ -113,8 +150,13 @@ public struct ResourceHandle: Sendable, Hashable {
         let (store, url) = (self.store, self.url)
         return try await call.withinDeadline {
             let scope = store.stateScope(of: try await call.pipeline.probe(url))
-            return try await Self.fetch(url, scope: scope, call: call, store: store)
+            return try await Self.fetch(url, scope: scope, call: call, store: store, policy: .network)
         }
+    }
+
+    /// The request this handle would make now, not sent: whose credentials and headers it carries.
+    func probe() async throws -> ResourceRequest {
+        try await call().pipeline.probe(url)
     }
 
     /// What the store holds for this handle, fresh or stale, with no request; `nil` when
@@ -129,6 +171,30 @@ public struct ResourceHandle: Sendable, Hashable {
         get async {
             guard let scope = try? await stateScope() else { return nil }
             return store.read(url, scope: scope)
+        }
+    }
+
+    /// One request for the state, with what its failure leaves: a `404` or `410` removes the
+    /// state; a failure to get any answer (no network, a `5xx`, a timeout) serves the last
+    /// known state where `policy` or the response's `stale-if-error` allow (RFC 5861, 4).
+    private static func fetch(
+        _ url: URL, scope: StateScope, call: Call, store: ResourceStore, policy: CachePolicy
+    ) async throws -> ResourceState {
+        do {
+            return try await fetch(url, scope: scope, call: call, store: store)
+        } catch let error as HalleyError {
+            let status = error.httpError?.status
+            if status == 404 || status == 410 {
+                store.removeGone(url, scope: scope)
+                throw error
+            }
+            let isOutage = error.code == .transport || error.code == .timeout || (status ?? 0) >= 500
+            guard isOutage,
+                var state = store.lastKnown(url, scope: scope, anyAge: policy == .storedThenRefresh)
+            else { throw error }
+            state.isStale = true
+            state.refreshFailure = RefreshFailure(error: error)
+            return state
         }
     }
 

@@ -47,6 +47,10 @@ import HalleyHAL
         public private(set) var error: (any Error)?
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
+        /// How ``load()`` weighs the stored state against the network (see ``CachePolicy``):
+        /// with ``CachePolicy/storedThenRefresh`` the stored value shows at once and a stale one
+        /// is refreshed; a failed refresh keeps the value and sets ``error``.
+        public var policy: CachePolicy
 
         // Called on the main actor only (from `show`), so neither it nor `Value` must be
         // `Sendable`, and a main-actor-isolated `Decodable` conformance may decode here.
@@ -63,8 +67,10 @@ import HalleyHAL
         ///     _ = model.value?.resource.state["status"]
         /// }
         /// ```
-        public init(_ handle: ResourceHandle, refreshesWhenStale: Bool = false) where Value == ResourceState {
+        public init(_ handle: ResourceHandle, policy: CachePolicy = .storedIfFresh, refreshesWhenStale: Bool = false)
+        where Value == ResourceState {
             self.handle = handle
+            self.policy = policy
             self.refreshesWhenStale = refreshesWhenStale
             self.read = { $0 }
         }
@@ -80,9 +86,12 @@ import HalleyHAL
         /// }
         /// struct Order: Decodable { let status: String }
         /// ```
-        public init(_ handle: ResourceHandle, as type: Value.Type, refreshesWhenStale: Bool = false)
-        where Value: Decodable {
+        public init(
+            _ handle: ResourceHandle, as type: Value.Type, policy: CachePolicy = .storedIfFresh,
+            refreshesWhenStale: Bool = false
+        ) where Value: Decodable {
             self.handle = handle
+            self.policy = policy
             self.refreshesWhenStale = refreshesWhenStale
             self.read = { state in try handle.decode(type, from: state) }
         }
@@ -91,8 +100,9 @@ import HalleyHAL
             follower.get()?.cancel()
         }
 
-        /// Reads the state (the stored one while fresh, else from the server) and from then on
-        /// follows every change of it. Calling it again reads again and keeps one follower.
+        /// Reads the state as ``policy`` says (by default the stored one while fresh, else from the
+        /// server) and from then on follows every change of it. Calling it again reads again
+        /// and keeps one follower.
         ///
         /// ```swift
         /// @MainActor func open(_ model: ResourceModel<ResourceState>) async {
@@ -101,7 +111,14 @@ import HalleyHAL
         /// ```
         public func load() async {
             follow()
-            await request { try await self.handle.get() }
+            let (handle, policy) = (self.handle, self.policy)
+            if policy == .storedThenRefresh, let stored = await handle.current, show(stored) {
+                // The stored value is on screen: a stale one is refreshed, and a failure leaves
+                // it there with the error beside it.
+                if stored.isStale { await request { try await handle.refresh() } }
+                return
+            }
+            await request { try await handle.get(policy: policy) }
         }
 
         /// Asks the server for the state whatever is stored (conditionally when the state has
@@ -132,6 +149,7 @@ import HalleyHAL
             defer { isLoading = false }
             do {
                 let state = try await fetch()
+                defer { if let failure = state.refreshFailure { self.error = failure.error } }
                 guard !show(state), state.isEmbedded else { return }
                 // An embedded copy may be partial (the HAL draft): the resource's own URL says all.
                 _ = show(try await handle.refresh())

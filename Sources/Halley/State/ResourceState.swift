@@ -29,4 +29,13 @@ public struct ResourceState: Sendable, Hashable {
     public internal(set) var isStale: Bool
     /// When it was stored.
     public let storedAt: Date
+    /// Why it is served stale: the refresh that failed (no network, a `5xx`, a timeout) while
+    /// the cache policy or the response's `stale-if-error` (RFC 5861) allowed the last known
+    /// state instead; `nil` when no refresh failed.
+    ///
+    /// ```swift
+    /// let state = try await order.get(policy: .storedThenRefresh)
+    /// if let failure = state.refreshFailure { print("offline:", failure.error.message) }
+    /// ```
+    public internal(set) var refreshFailure: RefreshFailure? = nil
 }

@@ -38,12 +38,22 @@ import HalleyTransport
 ///   but every ``ResourceHandle/get()`` fetches.
 /// - **Bounded**: at most `maximumBytes`, the least recently used states first.
 public final class ResourceStore: Sendable {
-    private let storage: LockedValue<StateStorage>
+    let storage: LockedValue<StateStorage>
     /// The consumers of each normalised URL's states; read and changed under the storage's lock
     /// (taken first), so a consumer registers, and hears of changes, in the store's order.
     private let subscribers = LockedValue<[String: [ObjectIdentifier: EventMailbox]]>([:])
     private let inFlight = LockedValue<[FetchKey: SharedFetch]>([:])
-    private let fingerprints = CredentialFingerprint()
+    private let fingerprints: CredentialFingerprint
+    /// The file the states are kept in, and the queue that writes them; `nil` in memory only.
+    let durable: DurableStates?
+    /// Why a store asked to keep its states in a file keeps them in memory only; `nil` when it
+    /// keeps them in its file, or was never asked to.
+    ///
+    /// ```swift
+    /// let store = ResourceStore(file: URL(fileURLWithPath: "/tmp/halley/states.sqlite"))
+    /// if let problem = store.persistenceError { print(problem) }
+    /// ```
+    public let persistenceError: HalleyError?
     /// The most bytes kept: bodies, headers and a small fixed cost per state.
     public let maximumBytes: Int
     /// How long a state whose response said nothing about freshness is used with no request.
@@ -80,18 +90,27 @@ public final class ResourceStore: Sendable {
     ///   - embeddedCopiesAreComplete: `false` when embedded resources may be partial: a state
     ///     that is only an embedded copy is then shown by ``ResourceHandle/current`` and events,
     ///     but ``ResourceHandle/get()`` and traversals fetch the resource's own URL.
-    public init(maximumBytes: Int, defaultFreshness: Duration, embeddedCopiesAreComplete: Bool) {
+    public convenience init(maximumBytes: Int, defaultFreshness: Duration, embeddedCopiesAreComplete: Bool) {
+        self.init(
+            maximumBytes: maximumBytes, defaultFreshness: defaultFreshness,
+            embeddedCopiesAreComplete: embeddedCopiesAreComplete, durable: nil, persistenceError: nil)
+    }
+
+    init(
+        maximumBytes: Int, defaultFreshness: Duration, embeddedCopiesAreComplete: Bool, durable: DurableStates?,
+        persistenceError: HalleyError?
+    ) {
         self.maximumBytes = maximumBytes
         self.defaultFreshness = defaultFreshness
         self.embeddedCopiesAreComplete = embeddedCopiesAreComplete
-        storage = LockedValue(Self.emptyStorage(maximumBytes, defaultFreshness, embeddedCopiesAreComplete))
-    }
-
-    private static func emptyStorage(_ maximumBytes: Int, _ defaultFreshness: Duration, _ complete: Bool)
-        -> StateStorage
-    {
-        StateStorage(
-            maximumBytes: maximumBytes, defaultFreshness: defaultFreshness, embeddedCopiesAreComplete: complete)
+        self.durable = durable
+        self.persistenceError = persistenceError
+        fingerprints = durable.map { CredentialFingerprint(salt: $0.salt) } ?? CredentialFingerprint()
+        var storage = StateStorage(
+            maximumBytes: maximumBytes, defaultFreshness: defaultFreshness,
+            embeddedCopiesAreComplete: embeddedCopiesAreComplete)
+        storage.persistence = durable
+        self.storage = LockedValue(storage)
     }
 
     /// The number of states kept, every credential scope's counted.
@@ -108,13 +127,14 @@ public final class ResourceStore: Sendable {
     /// ```
     public var totalBytes: Int { storage.withLock { $0.bytes } }
 
-    /// Forgets every state (observers hear nothing: the resources did not change).
+    /// Forgets every state, in memory and in the store's file (observers hear nothing: the
+    /// resources did not change). The same as ``wipe()``.
     ///
     /// ```swift
     /// ResourceStore().removeAll()
     /// ```
     public func removeAll() {
-        storage.withLock { $0 = Self.emptyStorage(maximumBytes, defaultFreshness, embeddedCopiesAreComplete) }
+        wipe()
     }
 
     // MARK: Keys and reads
@@ -129,6 +149,7 @@ public final class ResourceStore: Sendable {
     /// marked as used, with its key.
     func stored(_ url: URL, scope: StateScope) -> (key: StateKey, stored: StoredState)? {
         storage.withLock { storage in
+            storage.loadStored(url.absoluteString, scope: scope.credentials, now: .now)
             guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key) else {
                 return nil
             }
@@ -139,6 +160,7 @@ public final class ResourceStore: Sendable {
     /// What a request of `scope` reads at `url` with no request, fresh or not.
     func read(_ url: URL, scope: StateScope, at now: ContinuousClock.Instant = .now) -> ResourceState? {
         storage.withLock { storage in
+            storage.loadStored(url.absoluteString, scope: scope.credentials, now: now)
             guard let key = storage.key(of: url.absoluteString, scope: scope) else { return nil }
             _ = storage.use(key)
             return storage.view(key, at: now)
@@ -148,6 +170,7 @@ public final class ResourceStore: Sendable {
     /// The state a request of `scope` may use at `url` with no request.
     func fresh(_ url: URL, scope: StateScope, at now: ContinuousClock.Instant = .now) -> ResourceState? {
         storage.withLock { storage in
+            storage.loadStored(url.absoluteString, scope: scope.credentials, now: now)
             guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key),
                 storage.isUsable(stored, at: now)
             else { return nil }
@@ -162,7 +185,9 @@ public final class ResourceStore: Sendable {
         -> ResourceState
     {
         changing { storage, changes in
-            storage.storeFetched(document, response: response, url: url, scope: scope, now: .now, changes: &changes)
+            storage.loadStored(url.absoluteString, scope: scope.credentials, now: .now)
+            return storage.storeFetched(
+                document, response: response, url: url, scope: scope, now: .now, changes: &changes)
         }
     }
 
@@ -197,10 +222,11 @@ public final class ResourceStore: Sendable {
 
     /// Runs `change` under the lock, then hands its events to the consumers, still under it:
     /// two responses for one URL reach every consumer in the order the store applied them.
-    private func changing<Value>(_ change: (inout StateStorage, inout StateChanges) -> Value) -> Value {
+    func changing<Value>(_ change: (inout StateStorage, inout StateChanges) -> Value) -> Value {
         storage.withLock { storage in
             var changes = StateChanges()
             let value = change(&storage, &changes)
+            storage.persist(changes)
             deliver(changes)
             return value
         }
@@ -292,7 +318,11 @@ extension ResourceStore: ResponseRecording {
 
     func freshDocument(at url: URL, scope: StateScope) -> HALResource? {
         let text = URLNormalization.normalized(url).absoluteString
-        return storage.withLock { $0.freshResource(text, scope: scope, at: .now) }
+        return storage.withLock { storage in
+            let now = ContinuousClock.now
+            storage.loadStored(text, scope: scope.credentials, now: now)
+            return storage.freshResource(text, scope: scope, at: now)
+        }
     }
 
     func freshDocuments(at urls: [URL?], scopes: [StateScope?]) -> [HALResource?] {
@@ -309,6 +339,7 @@ extension ResourceStore: ResponseRecording {
         return storage.withLock { storage in
             zip(texts, scopes).map { text, scope in
                 guard let text, let scope else { return nil }
+                storage.loadStored(text, scope: scope.credentials, now: now)
                 return storage.freshResource(text, scope: scope, at: now)
             }
         }
@@ -327,8 +358,19 @@ extension ResourceStore: ResponseRecording {
             sentIfMatch: request.headers["If-Match"] != nil,
             preferredRepresentation: request.headers["Prefer"]?.lowercased().contains("return=representation") == true)
         changing { storage, changes in
+            storage.loadStored(write.url.absoluteString, scope: write.scope.credentials, now: .now)
             storage.applyWrite(
                 invalidation, response: response, request: write, parsing: parsing, now: .now, changes: &changes)
+        }
+        // The rows no one read since launch: every scope's, on disk.
+        if let durable {
+            let failedMatch = response.status == 412 && write.sentIfMatch
+            let urls =
+                invalidation.succeeded
+                ? invalidation.invalidated.map { URLNormalization.normalized($0).absoluteString }
+                : failedMatch ? [write.url.absoluteString] : []
+            let deleted = invalidation.succeeded && invalidation.method == .delete ? [write.url.absoluteString] : []
+            durable.invalidate(urls.filter { !deleted.contains($0) }, deleting: deleted)
         }
     }
 }

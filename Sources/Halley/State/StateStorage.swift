@@ -20,6 +20,8 @@ struct StateStorage: Sendable {
     let defaultFreshness: Duration
     /// Whether an embedded copy may answer a `get()` (see ``ResourceStore``).
     let embeddedCopiesAreComplete: Bool
+    /// Where states live beyond memory (a durable store's file); `nil` for memory only.
+    var persistence: (any StatePersistence)?
 
     /// The relation that lists a collection's items (the HAL convention, and IANA's `item`).
     static let itemRelation = "item"
@@ -168,7 +170,9 @@ struct StateStorage: Sendable {
 
     /// Keeps `stored` for `key` (or forgets `key` when the response said `no-store`), then
     /// evicts down to the bound. Whether observers hear of it is the caller's decision.
-    mutating func put(_ stored: StoredState, for key: StateKey, storable: Bool) {
+    ///
+    /// - Parameter persist: `false` for a state just read from ``persistence``.
+    mutating func put(_ stored: StoredState, for key: StateKey, storable: Bool, persist: Bool = true) {
         remove(key)
         guard storable, stored.cost <= maximumBytes else { return }
         var stored = stored
@@ -179,12 +183,16 @@ struct StateStorage: Sendable {
         keysOfURL[key.url, default: []].insert(key)
         bytes += stored.cost
         for url in stored.dependencies { dependents[url, default: []].insert(key) }
+        if persist { persistence?.stored(stored, at: key) }
         evict(keeping: key)
     }
 
+    /// - Parameter fromDisk: `false` when memory lets it go to fit its bound (``persistence``
+    ///   keeps it).
     @discardableResult
-    mutating func remove(_ key: StateKey) -> StoredState? {
+    mutating func remove(_ key: StateKey, fromDisk: Bool = true) -> StoredState? {
         guard let removed = states.removeValue(forKey: key) else { return nil }
+        if fromDisk { persistence?.removed(key) }
         bytes -= removed.cost
         keysOfURL[key.url]?.remove(key)
         if keysOfURL[key.url]?.isEmpty == true { keysOfURL[key.url] = nil }
@@ -231,7 +239,8 @@ struct StateStorage: Sendable {
                 states[key]?.lastUsed = stamp
                 return
             }
-            remove(key)
+            remove(key, fromDisk: false)
+            persistence?.evicted(key)
         }
     }
 }

@@ -15,6 +15,12 @@ package struct CredentialFingerprint: Sendable {
         salt = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
+    /// A fingerprinter with a salt kept elsewhere: a durable store's, drawn when its file was
+    /// created, so that its rows' fingerprints match across launches.
+    package init(salt: [UInt8]) {
+        self.salt = salt
+    }
+
     /// The request's credential-bearing header values (by its credential scope, the
     /// pipeline's and the redirects' own), fingerprinted: two requests get the same one exactly
     /// when they carry the same credentials.

@@ -6,7 +6,9 @@ import Halley
 /// what the store keeps per resource.
 struct StateScenario: Scenario {
     let name = "state"
-    let title = "Resource store: second traversal over fresh state, one update to 1,000 observers, bytes per state"
+    let title =
+        "Resource store: second traversal over fresh state, one update to 1,000 observers, bytes per state; "
+        + "the durable store's open, first typed get, write-through and bytes on disk"
 
     static let size = 1_000
     static let observers = 1_000
@@ -96,6 +98,9 @@ struct StateScenario: Scenario {
                     "resident_per_state", "resident growth per stored state over the first pass (result included)",
                     unit: .bytes, Double(residentAfter - residentBefore) / Double(max(1, storedCount))))
         }
+        // The durable store's figures (issue #41), in the same run.
+        let durable = try await DurableStateFigures.measure(settings)
+        metrics += durable.metrics
         return ScenarioResult(
             name: name, title: title,
             parameters: [
@@ -104,7 +109,7 @@ struct StateScenario: Scenario {
                 ("calls", "\(settings.warmups) untimed + \(settings.repetitions) timed"),
             ],
             metrics: metrics,
-            notes: ["\(storedCount) states stored, \(store.totalBytes) bytes accounted"])
+            notes: ["\(storedCount) states stored, \(store.totalBytes) bytes accounted"] + durable.notes)
     }
 
     /// Starts `count` consumers of `handle`'s events, waits until each heard the stored state,

@@ -40,7 +40,7 @@ public struct ViewConfiguration: BuildConfiguration, Sendable {
     /// Modules an `import` finds on every Apple platform's SDK (and in the toolchain there).
     private static let appleModules: Set<String> = [
         "Swift", "Foundation", "Darwin", "Dispatch", "Observation", "Combine", "Security", "Network", "SwiftUI",
-        "Synchronization", "os", "CFNetwork", "CryptoKit", "XCTest", "Testing", "_Concurrency",
+        "Synchronization", "os", "CFNetwork", "CryptoKit", "SQLite3", "XCTest", "Testing", "_Concurrency",
     ]
 
     /// Modules only some Apple platforms have.

@@ -1,0 +1,339 @@
+import Foundation
+import HalleyTestSupport
+import Testing
+
+@testable import Halley
+
+/// The durable store: states survive a relaunch (a new store on the same file), per user,
+/// lazily, bounded on disk, and a file it cannot use is set aside for a fresh one.
+@Suite struct DurableStoreTests {
+    /// A temporary directory for one test's database, removed when the test ends.
+    final class Directory: Sendable {
+        let url: URL
+        init() {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("halley-store-\(UUID().uuidString)")
+        }
+        var file: URL { url.appendingPathComponent("states.sqlite") }
+        deinit { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// The events a store reports, gathered.
+    final class Events: Sendable {
+        private let events = LockedValue<[ResourceStore.DiskEvent]>([])
+        var handler: @Sendable (ResourceStore.DiskEvent) -> Void {
+            { [events] event in events.withLock { $0.append(event) } }
+        }
+        var all: [ResourceStore.DiskEvent] { events.get() }
+        /// Waits until the store's event queue delivered what it had.
+        func kinds(of store: ResourceStore) async -> [ResourceStore.DiskEvent.Kind] {
+            await store.flush()
+            store.durable?.flushNow()
+            await store.durable?.flushEvents()
+            return all.map(\.kind)
+        }
+    }
+
+    private func api() async -> ScriptedAPI {
+        let api = ScriptedAPI()
+        await api.serve(
+            "/orders/7", Graph.resource("/orders/7", ["status": "open", "total": 12.5]),
+            headers: ["Cache-Control": "max-age=600", "ETag": "\"7\"", "Set-Cookie": "session=secret"])
+        return api
+    }
+
+    @Test func aStateSurvivesARelaunchAndIsUsedWithNoRequest() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            #expect(store.persistenceError == nil)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+        let relaunched = ResourceStore(file: directory.file)
+        #expect(relaunched.count == 0, "nothing is read at open")
+        let manager = await stateManager(api, store: relaunched)
+        let order = manager.resource(at: Graph.url("/orders/7"))
+        let shown = try #require(await order.current)
+        #expect(shown.resource.state["status"] == "open")
+        #expect(!shown.isStale, "fresh for 600 s from when it was received, not from the relaunch")
+        #expect(shown.etag == "\"7\"")
+        #expect(shown.headers["Set-Cookie"] == nil, "only the headers freshness and validators need reach the disk")
+        _ = try await order.get()
+        #expect(await api.requester.count(for: Graph.base + "/orders/7") == 1, "the relaunched get sends nothing")
+        #expect(relaunched.count == 1)
+    }
+
+    @Test func theAgeOfAStateContinuesFromWhenItWasReceived() throws {
+        let now = ContinuousClock.now
+        let received = Date(timeIntervalSince1970: 1_000_000)
+        let state = ResourceState(
+            url: Graph.url("/a"), resource: try HALResource(json: Graph.resource("/a", ["v": 1]), url: Graph.url("/a")),
+            status: 200, headers: ["Cache-Control": "max-age=60"], etag: nil, lastModified: nil, isEmbedded: false,
+            isStale: false, storedAt: received)
+        let stored = StoredState(
+            state: state, freshness: Freshness(until: now + .seconds(60)), cost: 1, embeds: [], items: [],
+            varyNames: [])
+        let row = DurableRow(
+            key: StateKey(scope: [1], url: "https://api.example.com/a"), stored: stored, now: now, wallNow: received)
+        let soon = try row.stored(now: now, wallNow: received.addingTimeInterval(30))
+        #expect(!soon.isStale(at: now), "30 s after it was received, 60 s of freshness")
+        let later = try row.stored(now: now, wallNow: received.addingTimeInterval(90))
+        #expect(later.isStale(at: now), "fresh at quit, stale at the next launch")
+        #expect(later.state.storedAt == received)
+    }
+
+    @Test func aRevalidationAfterARelaunchGetsA304AndNoBody() async throws {
+        let directory = Directory()
+        let requester = InMemoryRequester()
+        let bodies = LockedValue(0)
+        await requester.register(Graph.base + "/a") { request in
+            if request.headers["If-None-Match"] == "\"7\"" {
+                return ResourceResponse(
+                    status: 304, headers: ["ETag": "\"7\"", "Cache-Control": "max-age=60"], url: request.url,
+                    body: Data())
+            }
+            bodies.withLock { $0 += 1 }
+            return ResourceResponse(
+                headers: ["ETag": "\"7\"", "Cache-Control": "no-cache"], url: request.url,
+                body: Graph.resource("/a", ["v": 7]).serialized())
+        }
+        func manager(_ store: ResourceStore) -> ResourceManager {
+            var configuration = ResourceManager.Configuration()
+            configuration.store = store
+            return ResourceManager(requester: requester, configuration: configuration)
+        }
+        do {
+            let store = ResourceStore(file: directory.file)
+            _ = try await manager(store).resource(at: Graph.url("/a")).get()
+            await store.flush()
+        }
+        let relaunched = ResourceStore(file: directory.file)
+        let handle = manager(relaunched).resource(at: Graph.url("/a"))
+        #expect(try #require(await handle.current).isStale, "no-cache: stale at once")
+        let revalidated = try await handle.get()
+        #expect(revalidated.resource.state["v"] == 7)
+        #expect(!revalidated.isStale)
+        #expect(bodies.get() == 1, "the 304 carried no body: the stored one is used")
+        #expect(await requester.requestCount == 2)
+        _ = try await handle.get()
+        #expect(await requester.requestCount == 2, "the 304's max-age made it fresh")
+    }
+
+    @Test func anotherUsersStatesAreInvisibleAndWipingOneUserKeepsTheOthers() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).get()
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("bob")).get()
+            await store.flush()
+        }
+        let store = ResourceStore(file: directory.file)
+        let manager = await stateManager(api, store: store)
+        #expect(await manager.resource(at: Graph.url("/orders/7"), options: user("carol")).current == nil)
+        #expect(await manager.resource(at: Graph.url("/orders/7")).current == nil, "no credentials: another scope")
+        await store.wipe(scope: manager.resource(at: Graph.url("/orders/7"), options: user("alice")))
+        let again = ResourceStore(file: directory.file)
+        let next = await stateManager(api, store: again)
+        #expect(await next.resource(at: Graph.url("/orders/7"), options: user("alice")).current == nil)
+        #expect(await next.resource(at: Graph.url("/orders/7"), options: user("bob")).current != nil)
+        again.wipe()
+        let last = await stateManager(api, store: ResourceStore(file: directory.file))
+        #expect(await last.resource(at: Graph.url("/orders/7"), options: user("bob")).current == nil)
+    }
+
+    @Test func aWriteInvalidatesEveryUsersRowOnDiskEvenUnread() async throws {
+        let directory = Directory()
+        let api = await api()
+        await api.answerWrites("/orders/7")
+        do {
+            let store = ResourceStore(file: directory.file)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).get()
+            await store.flush()
+        }
+        do {
+            // Bob's write, in a launch where Alice's row was never read.
+            let store = ResourceStore(file: directory.file)
+            let manager = await stateManager(api, store: store)
+            _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("bob")).put(
+                .json(["status": "paid"]))
+            await store.flush()
+        }
+        let manager = await stateManager(api, store: ResourceStore(file: directory.file))
+        let alice = try #require(await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).current)
+        #expect(alice.isStale, "the resource changed for everyone")
+    }
+
+    @Test func theRowsOnDiskStayWithinTheirBoundLeastRecentlyUsedFirst() async throws {
+        let directory = Directory()
+        let api = ScriptedAPI()
+        let padding = String(repeating: "x", count: 1_000)
+        for index in 0..<60 {
+            await api.serve("/items/\(index)", Graph.resource("/items/\(index)", ["padding": .string(padding)]))
+        }
+        let store = ResourceStore(file: directory.file, maximumBytesOnDisk: 20_000)
+        let manager = await stateManager(api, store: store)
+        for index in 0..<60 { _ = try await manager.resource(at: Graph.url("/items/\(index)")).get() }
+        await store.flush()
+        let totals = try #require(store.durable).totals()
+        #expect(totals.bytes <= 20_000)
+        #expect(totals.count >= 10 && totals.count < 60)
+        let relaunched = await stateManager(api, store: ResourceStore(file: directory.file))
+        #expect(await relaunched.resource(at: Graph.url("/items/59")).current != nil, "the newest stays")
+        #expect(await relaunched.resource(at: Graph.url("/items/0")).current == nil, "the oldest went first")
+    }
+
+    @Test func aFileFromANewerVersionIsSetAsideAndAFreshStoreStarts() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try connection.run("PRAGMA user_version=99")
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        #expect(store.persistenceError == nil)
+        #expect(await events.kinds(of: store) == [.setAside])
+        let manager = await stateManager(api, store: store)
+        #expect(await manager.resource(at: Graph.url("/orders/7")).current == nil, "never a newer layout's rows")
+        #expect(try await manager.resource(at: Graph.url("/orders/7")).get().resource.state["status"] == "open")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(names.contains { $0.hasPrefix("states.sqlite.unreadable-") })
+    }
+
+    @Test func aFileThatIsNotADatabaseIsSetAside() async throws {
+        let directory = Directory()
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        try Data(repeating: 0x5a, count: 8_192).write(to: directory.file)
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        #expect(store.persistenceError == nil)
+        #expect(await events.kinds(of: store) == [.setAside])
+        let message = try #require(events.all.first?.message)
+        #expect(message.contains("states.sqlite") && message.contains("not a readable database"))
+        let api = await api()
+        #expect(try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get().status == 200)
+    }
+
+    @Test func aStateWhoseBytesWereOverwrittenIsNeverServed() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+        // The body's bytes change on disk, the way a bad sector or a stray write would.
+        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try connection.run("UPDATE states SET body = CAST(replace(CAST(body AS TEXT), 'open', 'paid') AS BLOB)")
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        let manager = await stateManager(api, store: store)
+        #expect(await manager.resource(at: Graph.url("/orders/7")).current == nil, "a body no server sent")
+        #expect(await events.kinds(of: store) == [.unreadableState])
+        #expect(try await manager.resource(at: Graph.url("/orders/7")).get().resource.state["status"] == "open")
+        #expect(await api.requester.count(for: Graph.base + "/orders/7") == 2)
+    }
+
+    @Test func aStoredBodyThatNoLongerParsesIsRemoved() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let rows = try connection.run(
+            "SELECT scope, url, variant, body, status, headers, received, fresh_until, invalidated, embedded, vary "
+                + "FROM states",
+            columns: [.blob, .text, .text, .blob, .integer, .text, .real, .real, .integer, .integer, .text])
+        let values = try #require(rows.first)
+        // A row as consistent as a writer could make it, whose body is not JSON.
+        let broken = DurableRow(
+            scope: values[0].blob!, url: values[1].text!, variant: "", body: Data("{\"_links\": [".utf8), status: 200,
+            headers: "", received: 0, freshUntil: Date().timeIntervalSince1970 + 600, isInvalidated: false,
+            isEmbedded: false, vary: "")
+        try connection.run("UPDATE states SET body = ?, checksum = ?", [.blob(broken.body), .integer(broken.checksum)])
+        try connection.run("UPDATE states SET headers = '', received = 0, fresh_until = ?", [.real(broken.freshUntil)])
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        let manager = await stateManager(api, store: store)
+        #expect(await manager.resource(at: Graph.url("/orders/7")).current == nil)
+        #expect(await events.kinds(of: store) == [.unreadableState])
+        #expect(events.all.first?.message.contains("no longer parses") == true)
+        #expect(store.durable?.totals().count == 0, "removed from the file")
+    }
+
+    @Test func anOlderLayoutIsMigrated() async throws {
+        let directory = Directory()
+        let api = await api()
+        do {
+            let store = ResourceStore(file: directory.file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+        // Layout 1: no `vary`, no checksums, no index by URL.
+        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try connection.run("DROP INDEX IF EXISTS states_url")
+        try connection.run("ALTER TABLE states DROP COLUMN checksum")
+        try connection.run("ALTER TABLE states DROP COLUMN vary")
+        try connection.run("PRAGMA user_version=1")
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        #expect(await events.kinds(of: store) == [.migrated])
+        let manager = await stateManager(api, store: store)
+        #expect(await manager.resource(at: Graph.url("/orders/7")).current?.resource.state["status"] == "open")
+    }
+
+    @Test func aFileThatCannotBeOpenedLeavesAStoreInMemoryWithATypedError() async throws {
+        let directory = Directory()
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        let blocker = directory.url.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        let store = ResourceStore(file: blocker.appendingPathComponent("states.sqlite"))
+        let error = try #require(store.persistenceError)
+        #expect(error.code == .storeUnavailable)
+        #expect(error.message.contains("in memory only"))
+        #expect(store.file == nil)
+        let api = await api()
+        let manager = await stateManager(api, store: store)
+        _ = try await manager.resource(at: Graph.url("/orders/7")).get()
+        _ = try await manager.resource(at: Graph.url("/orders/7")).get()
+        #expect(await api.requester.count(for: Graph.base + "/orders/7") == 1, "the memory store still serves")
+    }
+
+    @Test func aFileLockedByAnotherConnectionDelaysTheWritesAndLosesNone() async throws {
+        let directory = Directory()
+        let events = Events()
+        let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
+        let other = try SQLiteConnection(
+            library: SQLiteLibrary.shared.get(), path: directory.file.path, busyMilliseconds: 0)
+        try other.run("BEGIN IMMEDIATE")
+        let api = await api()
+        let manager = await stateManager(api, store: store)
+        _ = try await manager.resource(at: Graph.url("/orders/7")).get()
+        // Served from memory while the file is locked.
+        _ = try await manager.resource(at: Graph.url("/orders/7")).get()
+        #expect(await api.requester.count(for: Graph.base + "/orders/7") == 1)
+        await events.waitFor(.writeFailed)
+        try other.run("COMMIT")
+        await store.flush()
+        let relaunched = await stateManager(api, store: ResourceStore(file: directory.file))
+        #expect(await relaunched.resource(at: Graph.url("/orders/7")).current != nil)
+    }
+}
+
+extension DurableStoreTests.Events {
+    /// Returns once an event of `kind` arrived.
+    func waitFor(_ kind: ResourceStore.DiskEvent.Kind) async {
+        while !all.contains(where: { $0.kind == kind }) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}
