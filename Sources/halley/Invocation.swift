@@ -73,6 +73,12 @@ enum Invocation {
         strict,
         fixtures,
     ]
+    /// What the commands that read one document (`links`, `forms`) both take, as their help
+    /// says (``HelpText``'s `oneDocumentUsage`).
+    private static let oneDocumentOptions = [variable, header, fixtures]
+    /// What the commands that act on a resource (`submit`, `send`) both take: the URL's
+    /// variables, the headers, and the other origins the headers may go to.
+    private static let actionOptions = [variable, header, allowOrigin]
     /// What every command that sends requests takes after its own options.
     private static let requestOptions = policyOptions + transportOptions + outputOptions
 
@@ -83,24 +89,17 @@ enum Invocation {
             OptionSpec(name: "--compact", kind: .flag),
         ] + requestOptions,
         "items": [OptionSpec(name: "--limit", kind: .single)] + traversalOptions + requestOptions,
-        "links": [variable, header, fixtures] + requestOptions,
+        "links": oneDocumentOptions + requestOptions,
         "expand": [variable],
-        "forms": [variable, header, fixtures] + requestOptions,
+        "forms": oneDocumentOptions + requestOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
-            variable,
-            header,
-            allowOrigin,
-            fixtures,
-        ] + requestOptions,
+        ] + actionOptions + [fixtures] + requestOptions,
         "send": [
             OptionSpec(name: "--rel", kind: .single),
             OptionSpec(name: "--data", kind: .single),
-            variable,
-            header,
-            allowOrigin,
-        ] + requestOptions,
+        ] + actionOptions + requestOptions,
     ]
 
     /// The request options of a command that sends requests.
