@@ -371,9 +371,11 @@ struct TraversalArguments {
     /// `--strict`: an include a resource lacks fails the command.
     let strict: Bool
 
-    /// Checks the traversal options of `command`; include paths are left to the library.
-    init(_ scanned: ScannedArguments, command: String, operandName: String) throws(ToolError) {
-        request = try RequestArguments(scanned, command: command, operandName: operandName)
+    /// Checks the traversal options of `command`, after its `request` options (so that the
+    /// first mistake on a command line is the one reported, in the order the command checks
+    /// them); include paths are left to the library.
+    init(request: RequestArguments, _ scanned: ScannedArguments, command: String) throws(ToolError) {
+        self.request = request
         includes = scanned.all("--include")
         maxConcurrency = try scanned.value("--max-concurrency").map { (text: String) throws(ToolError) -> Int in
             try ValueParser.positiveInteger(text, option: "--max-concurrency", command: command)
@@ -410,7 +412,8 @@ struct GetArguments {
 
     /// Checks `get`'s options; include paths are left to the library, which names offsets.
     init(_ scanned: ScannedArguments) throws(ToolError) {
-        traversal = try TraversalArguments(scanned, command: "get", operandName: "URL or URI template")
+        let request = try RequestArguments(scanned, command: "get", operandName: "URL or URI template")
+        traversal = try TraversalArguments(request: request, scanned, command: "get")
         allowPartial = scanned.has("--allow-partial")
         compact = scanned.has("--compact")
     }
@@ -425,10 +428,12 @@ struct ItemsArguments {
 
     /// Checks `items`'s options; include paths are left to the library.
     init(_ scanned: ScannedArguments) throws(ToolError) {
-        traversal = try TraversalArguments(scanned, command: "items", operandName: "URL")
+        let request = try RequestArguments(scanned, command: "items", operandName: "URL")
+        // --limit before the traversal options: of two mistakes, the one named comes first here.
         limit = try scanned.value("--limit").map { (text: String) throws(ToolError) -> Int in
             try ValueParser.positiveInteger(text, option: "--limit", command: "items")
         }
+        traversal = try TraversalArguments(request: request, scanned, command: "items")
     }
 }
 
