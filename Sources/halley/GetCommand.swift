@@ -11,12 +11,8 @@ struct GetCommand {
     /// - Returns: ``ExitCode/success``; failures are thrown.
     /// - Throws: ``HalleyError`` and the other errors ``ErrorReport`` maps to exit codes.
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(arguments.request, tracing: arguments.trace, console: console)
-        let session = try Session(
-            arguments.request, maxConcurrency: arguments.maxConcurrency,
-            preference: arguments.preferLinks ? .links : .embedded,
-            observer: { event in reporter.observe(event) }, strictIncludes: arguments.strict)
-        let includes = arguments.includes.map { Include($0) }
+        let (reporter, session) = try arguments.traversal.start(console: console)
+        let includes = arguments.traversal.libraryIncludes
 
         let document: JSONValue
         do {

@@ -264,6 +264,18 @@ enum HelpText {
             """
     }
 
+    /// The OPTIONS of `links` and `forms` after their `--var` line (which says what each
+    /// expands), and the transport options: the same set, as ``oneDocumentUsage(_:)`` lists.
+    private static let oneDocumentOptions = """
+          -H, --header "Name: Value"
+                                  a request header; repeatable
+          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
+        \(policyOptions)
+          -h, --help              show this help
+
+        \(transportOptions)
+        """
+
     /// `halley links --help`, with the table's columns.
     static let links = """
         \(oneDocumentUsage("links"))
@@ -285,13 +297,7 @@ enum HelpText {
 
         OPTIONS
           --var NAME=VALUE        expands a templated <url>; repeatable
-          -H, --header "Name: Value"
-                                  a request header; repeatable
-          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
-        \(policyOptions)
-          -h, --help              show this help
-
-        \(transportOptions)
+        \(oneDocumentOptions)
 
         \(exitStatus)
         """
@@ -326,13 +332,7 @@ enum HelpText {
 
         OPTIONS
           --var NAME=VALUE        expands a templated <url> and templated targets; repeatable
-          -H, --header "Name: Value"
-                                  a request header; repeatable
-          --fixtures DIR          answer from files instead of the network (see 'halley get --help')
-        \(policyOptions)
-          -h, --help              show this help
-
-        \(transportOptions)
+        \(oneDocumentOptions)
 
         EXAMPLE
           halley forms https://api.example.com/orders/7

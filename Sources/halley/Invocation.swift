@@ -73,6 +73,12 @@ enum Invocation {
         strict,
         fixtures,
     ]
+    /// What the commands that read one document (`links`, `forms`) both take, as their help
+    /// says (``HelpText``'s `oneDocumentUsage`).
+    private static let oneDocumentOptions = [variable, header, fixtures]
+    /// What the commands that act on a resource (`submit`, `send`) both take: the URL's
+    /// variables, the headers, and the other origins the headers may go to.
+    private static let actionOptions = [variable, header, allowOrigin]
     /// What every command that sends requests takes after its own options.
     private static let requestOptions = policyOptions + transportOptions + outputOptions
 
@@ -83,31 +89,24 @@ enum Invocation {
             OptionSpec(name: "--compact", kind: .flag),
         ] + requestOptions,
         "items": [OptionSpec(name: "--limit", kind: .single)] + traversalOptions + requestOptions,
-        "links": [variable, header, fixtures] + requestOptions,
+        "links": oneDocumentOptions + requestOptions,
         "expand": [variable],
-        "forms": [variable, header, fixtures] + requestOptions,
+        "forms": oneDocumentOptions + requestOptions,
         "submit": [
             OptionSpec(name: "--form", kind: .single),
             OptionSpec(name: "--field", kind: .repeatable),
-            variable,
-            header,
-            allowOrigin,
-            fixtures,
-        ] + requestOptions,
+        ] + actionOptions + [fixtures] + requestOptions,
         "send": [
             OptionSpec(name: "--rel", kind: .single),
             OptionSpec(name: "--data", kind: .single),
-            variable,
-            header,
-            allowOrigin,
-        ] + requestOptions,
+        ] + actionOptions + requestOptions,
     ]
 
     /// The request options of a command that sends requests.
     var requestArguments: RequestArguments? {
         switch self {
-        case .get(let get): return get.request
-        case .items(let items): return items.request
+        case .get(let get): return get.traversal.request
+        case .items(let items): return items.traversal.request
         case .links(let links): return links.request
         case .forms(let forms): return forms.request
         case .submit(let submit): return submit.request
@@ -355,70 +354,86 @@ struct PolicyArguments {
     }
 }
 
-/// `halley get`.
-struct GetArguments {
-    /// Where to fetch from and what to send.
+/// The options `get` and `items` share: both run an include traversal from a root, so both
+/// read the same flags the same way, and a new traversal flag is added once for both.
+struct TraversalArguments {
+    /// Where to fetch from (the first page, for `items`) and what to send.
     let request: RequestArguments
-    /// `--include` paths, in order (checked by the library, which reports offsets).
+    /// `--include` paths, in order (checked by the library, which reports offsets); `items`
+    /// applies them to every item.
     let includes: [String]
     /// `--max-concurrency`; the library default when `nil`.
     let maxConcurrency: Int?
-    /// `--allow-partial`: keep what succeeded, list what failed.
-    let allowPartial: Bool
     /// `--prefer-links`: follow links even when the relation is embedded.
     let preferLinks: Bool
-    /// `--compact`: one line of JSON.
-    let compact: Bool
     /// `--trace`: request lines and a waterfall on stderr.
     let trace: Bool
     /// `--strict`: an include a resource lacks fails the command.
     let strict: Bool
 
-    /// Checks `get`'s options; include paths are left to the library, which names offsets.
-    init(_ scanned: ScannedArguments) throws(ToolError) {
-        request = try RequestArguments(scanned, command: "get", operandName: "URL or URI template")
+    /// Checks the traversal options of `command`, after its `request` options (so that the
+    /// first mistake on a command line is the one reported, in the order the command checks
+    /// them); include paths are left to the library.
+    init(request: RequestArguments, _ scanned: ScannedArguments, command: String) throws(ToolError) {
+        self.request = request
         includes = scanned.all("--include")
         maxConcurrency = try scanned.value("--max-concurrency").map { (text: String) throws(ToolError) -> Int in
-            try ValueParser.positiveInteger(text, option: "--max-concurrency", command: "get")
+            try ValueParser.positiveInteger(text, option: "--max-concurrency", command: command)
         }
-        allowPartial = scanned.has("--allow-partial")
         preferLinks = scanned.has("--prefer-links")
-        compact = scanned.has("--compact")
         trace = scanned.has("--trace")
         strict = scanned.has("--strict")
+    }
+
+    /// The include paths as the library takes them.
+    var libraryIncludes: [Include] { includes.map { Include($0) } }
+
+    /// The reporter of the command's events and the session whose calls feed it.
+    ///
+    /// - Throws: What ``Session/init(_:maxConcurrency:preference:observer:acceptsForms:strictIncludes:)``
+    ///   throws for a bad root.
+    func start(console: Console) throws -> (reporter: TraversalReporter, session: Session) {
+        let reporter = TraversalReporter(request, tracing: trace, console: console)
+        let session = try Session(
+            request, maxConcurrency: maxConcurrency, preference: preferLinks ? .links : .embedded,
+            observer: reporter.observe, strictIncludes: strict)
+        return (reporter, session)
+    }
+}
+
+/// `halley get`.
+struct GetArguments {
+    /// The root, the includes and how to follow them.
+    let traversal: TraversalArguments
+    /// `--allow-partial`: keep what succeeded, list what failed.
+    let allowPartial: Bool
+    /// `--compact`: one line of JSON.
+    let compact: Bool
+
+    /// Checks `get`'s options; include paths are left to the library, which names offsets.
+    init(_ scanned: ScannedArguments) throws(ToolError) {
+        let request = try RequestArguments(scanned, command: "get", operandName: "URL or URI template")
+        traversal = try TraversalArguments(request: request, scanned, command: "get")
+        allowPartial = scanned.has("--allow-partial")
+        compact = scanned.has("--compact")
     }
 }
 
 /// `halley items`.
 struct ItemsArguments {
-    /// Where the first page is and what to send.
-    let request: RequestArguments
+    /// The first page, the includes applied to every item and how to follow them.
+    let traversal: TraversalArguments
     /// `--limit`: the most items printed; every item when `nil`.
     let limit: Int?
-    /// `--include` paths, applied to every item.
-    let includes: [String]
-    /// `--max-concurrency`; the library default when `nil`.
-    let maxConcurrency: Int?
-    /// `--prefer-links`: follow an item's links even when the relation is embedded.
-    let preferLinks: Bool
-    /// `--trace`: request lines and a waterfall on stderr.
-    let trace: Bool
-    /// `--strict`: an include an item lacks fails the command.
-    let strict: Bool
 
     /// Checks `items`'s options; include paths are left to the library.
     init(_ scanned: ScannedArguments) throws(ToolError) {
-        request = try RequestArguments(scanned, command: "items", operandName: "URL")
+        let request = try RequestArguments(scanned, command: "items", operandName: "URL")
+        // --limit before the traversal options: of two mistakes, the one named comes first here.
         limit = try scanned.value("--limit").map { (text: String) throws(ToolError) -> Int in
             try ValueParser.positiveInteger(text, option: "--limit", command: "items")
         }
-        includes = scanned.all("--include")
-        maxConcurrency = try scanned.value("--max-concurrency").map { (text: String) throws(ToolError) -> Int in
-            try ValueParser.positiveInteger(text, option: "--max-concurrency", command: "items")
-        }
-        preferLinks = scanned.has("--prefer-links")
-        trace = scanned.has("--trace")
-        strict = scanned.has("--strict")
+        traversal = try TraversalArguments(request: request, scanned, command: "items")
     }
 }
 

@@ -13,17 +13,13 @@ struct ItemsCommand {
     /// - Throws: ``HalleyError`` (a page or item that fails, `.paginationCycle`, `.timeout`
     ///   past `--deadline`), which ``ErrorReport`` maps to exit codes.
     func run(console: Console) async throws -> ExitCode {
-        let reporter = TraversalReporter(arguments.request, tracing: arguments.trace, console: console)
-        let session = try Session(
-            arguments.request, maxConcurrency: arguments.maxConcurrency,
-            preference: arguments.preferLinks ? .links : .embedded, observer: reporter.observe,
-            strictIncludes: arguments.strict)
+        let (reporter, session) = try arguments.traversal.start(console: console)
         var options = try session.callOptions()
         // Each page is a call of its own: --deadline bounds the whole enumeration instead.
         let deadline = options.deadline
         options.deadline = nil
         var items = session.manager.items(
-            JSONValue.self, from: session.rootURL, includes: arguments.includes.map { Include($0) }, options: options)
+            JSONValue.self, from: session.rootURL, includes: arguments.traversal.libraryIncludes, options: options)
         if let limit = arguments.limit { items = items.limited(toItems: limit) }
         let enumeration = items
         let printed = LockedValue(0)

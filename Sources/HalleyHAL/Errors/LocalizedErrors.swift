@@ -32,6 +32,24 @@ package struct ErrorWords: Sendable, Hashable {
     }
 }
 
+extension ErrorWords {
+    /// A link's template that cannot be parsed or expanded: a ``URITemplateError``, or a
+    /// ``HalleyError`` with the code ``HalleyError/Code/invalidTemplate`` that carries none.
+    static func malformedTemplate(at url: URL?) -> ErrorWords {
+        ErrorWords(
+            description: "\(ErrorWording.aLink(from: url)) could not be followed.",
+            reason: "Its address template is malformed.")
+    }
+
+    /// An include path of the app that is malformed: an ``IncludePathError``, or a
+    /// ``HalleyError`` with the code ``HalleyError/Code/invalidInclude`` that carries none.
+    static func malformedInclude(at url: URL?) -> ErrorWords {
+        ErrorWords(
+            description: "\(ErrorWording.theRequest(to: url)) could not be made.",
+            reason: "An include path of the app is malformed.")
+    }
+}
+
 /// An error worded for people by this file; `url` is the URL of the call it failed in, for
 /// errors that do not hold one.
 package protocol UserFacingError: Error {
@@ -151,6 +169,16 @@ package enum ErrorWording {
         site(url).map { "The reply from \($0)" } ?? "The reply"
     }
 
+    /// `The data from <site>` or `The data`, to start a sentence.
+    package static func theData(from url: URL?) -> String {
+        site(url).map { "The data from \($0)" } ?? "The data"
+    }
+
+    /// `A link from <site>` or `A link`, to start a sentence.
+    package static func aLink(from url: URL?) -> String {
+        site(url).map { "A link from \($0)" } ?? "A link"
+    }
+
     /// `The server <site>` or `The server`, to start a sentence.
     package static func theServer(_ url: URL?) -> String {
         site(url).map { "The server \($0)" } ?? "The server"
@@ -186,8 +214,10 @@ extension HalleyError: UserFacingError {
         if let underlying = underlying as? any UserFacingError { return underlying.words(at: url) }
         let request = ErrorWording.theRequest(to: url)
         let reply = ErrorWording.theReply(from: url)
-        let data = ErrorWording.site(url).map { "The data from \($0)" } ?? "The data"
-        let link = ErrorWording.site(url).map { "A link from \($0)" } ?? "A link"
+        let data = ErrorWording.theData(from: url)
+        let link = ErrorWording.aLink(from: url)
+        // Mid-sentence: `The list from api.example.com`, `The form from the server`.
+        let server = ErrorWording.site(url) ?? "the server"
         let tryAgain = "Check your network connection and try again."
         switch code {
         case .http:
@@ -204,9 +234,7 @@ extension HalleyError: UserFacingError {
                 description: "\(reply) is not a valid HAL document.",
                 reason: "It is not in the form the app expects.", suggestion: nil)
         case .invalidTemplate:
-            return ErrorWords(
-                description: "\(link) could not be followed.", reason: "Its address template is malformed.",
-                suggestion: nil)
+            return .malformedTemplate(at: url)
         case .invalidURL:
             return ErrorWords(
                 description: "\(link) could not be followed.", reason: "Its address is not a valid URL.",
@@ -222,9 +250,7 @@ extension HalleyError: UserFacingError {
                     ? "A relation the app follows is missing." : "A relation has several links and none was chosen.",
                 suggestion: nil)
         case .invalidInclude:
-            return ErrorWords(
-                description: "\(request) could not be made.", reason: "An include path of the app is malformed.",
-                suggestion: nil)
+            return .malformedInclude(at: url)
         case .limitExceeded:
             return ErrorWords(
                 description: "\(request) went past a limit of the app.",
@@ -239,23 +265,23 @@ extension HalleyError: UserFacingError {
                 suggestion: nil)
         case .paginationCycle:
             return ErrorWords(
-                description: "The list from \(ErrorWording.site(url) ?? "the server") could not be read to the end.",
+                description: "The list from \(server) could not be read to the end.",
                 reason: "Its pages link back to a page already read.", suggestion: nil)
         case .pageMismatch:
             return ErrorWords(
-                description: "The list from \(ErrorWording.site(url) ?? "the server") could not be read.",
+                description: "The list from \(server) could not be read.",
                 reason: "The server answered with another page than the one asked for.", suggestion: nil)
         case .missingForm:
             return ErrorWords(
-                description: "This action is not available from \(ErrorWording.site(url) ?? "the server").",
+                description: "This action is not available from \(server).",
                 reason: "The resource offers no form for it.", suggestion: "Reload and try again.")
         case .unsupportedContentType:
             return ErrorWords(
-                description: "The form from \(ErrorWording.site(url) ?? "the server") cannot be sent.",
+                description: "The form from \(server) cannot be sent.",
                 reason: "It asks for a content type the app cannot write.", suggestion: nil)
         case .missingValidator:
             return ErrorWords(
-                description: "The change to \(ErrorWording.site(url) ?? "the server") could not be sent safely.",
+                description: "The change to \(server) could not be sent safely.",
                 reason: "The app holds no version tag (ETag) of what it would change.",
                 suggestion: "Reload and try again.")
         default:
@@ -300,27 +326,19 @@ extension JSONParsingError: UserFacingError {
     /// `The data is not valid JSON.`, with what is wrong.
     package func words(at url: URL?) -> ErrorWords {
         ErrorWords(
-            description: "\(ErrorWording.site(url).map { "The data from \($0)" } ?? "The data") is not valid JSON.",
+            description: "\(ErrorWording.theData(from: url)) is not valid JSON.",
             reason: ErrorWording.shown(message).map(ErrorWording.sentence) ?? "It cannot be read.", suggestion: nil)
     }
 }
 
 extension URITemplateError: UserFacingError {
     /// `A link could not be followed.`: the template is the app's or the server's mistake.
-    package func words(at url: URL?) -> ErrorWords {
-        ErrorWords(
-            description: "\(ErrorWording.site(url).map { "A link from \($0)" } ?? "A link") could not be followed.",
-            reason: "Its address template is malformed.", suggestion: nil)
-    }
+    package func words(at url: URL?) -> ErrorWords { .malformedTemplate(at: url) }
 }
 
 extension IncludePathError: UserFacingError {
     /// `The request could not be made.`: an include path is the app's mistake.
-    package func words(at url: URL?) -> ErrorWords {
-        ErrorWords(
-            description: "\(ErrorWording.theRequest(to: url)) could not be made.",
-            reason: "An include path of the app is malformed.", suggestion: nil)
-    }
+    package func words(at url: URL?) -> ErrorWords { .malformedInclude(at: url) }
 }
 
 extension HalleyError: LocalizedError {

@@ -69,18 +69,18 @@ public struct ResponseHeadersTooLargeError: Error, Sendable, Hashable, CustomStr
     }
 
     /// The description without the URL, for messages that name it elsewhere.
-    package var summary: String {
-        switch limit {
-        case .bytes(let bytes): return "the response headers are larger than \(bytes) bytes"
-        case .count(let count): return "the response headers are more than \(count) fields"
-        }
-    }
+    package var summary: String { sentence(naming: nil) }
 
     /// `the response headers of <url> are larger than <n> bytes` (or `more than <n> fields`).
-    public var description: String {
+    public var description: String { sentence(naming: url) }
+
+    /// The one wording of the limit that was passed, with or without the URL, so the two
+    /// sentences cannot drift apart.
+    private func sentence(naming url: URL?) -> String {
+        let headers = url.map { "the response headers of \($0.absoluteString)" } ?? "the response headers"
         switch limit {
-        case .bytes(let bytes): return "the response headers of \(url.absoluteString) are larger than \(bytes) bytes"
-        case .count(let count): return "the response headers of \(url.absoluteString) are more than \(count) fields"
+        case .bytes(let bytes): return "\(headers) are larger than \(bytes) bytes"
+        case .count(let count): return "\(headers) are more than \(count) fields"
         }
     }
 }

@@ -114,6 +114,14 @@ enum BenchGraphs {
         return bodies
     }
 
+    /// The list most scenarios measure: a root at `rootPath` whose `items` link `count`
+    /// distinct item resources at `/items/0`, `/items/1`, ...; see
+    /// ``registerList(on:rootPath:rel:count:rootLatency:itemPath:)``.
+    @discardableResult
+    static func registerItems(on requester: InMemoryRequester, rootPath: String, count: Int) async -> [String: Data] {
+        await registerList(on: requester, rootPath: rootPath, rel: "items", count: count) { "/items/\($0)" }
+    }
+
     /// A small item resource (about 200 bytes).
     static func item(_ path: String, index: Int) -> JSONValue {
         resource(

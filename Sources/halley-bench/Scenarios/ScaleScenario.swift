@@ -27,9 +27,7 @@ struct ScaleScenario: Scenario {
         for size in sizes {
             let requester = InMemoryRequester(latency: .zero)
             let rootPath = "/scale-\(size)"
-            let bodies = await BenchGraphs.registerList(on: requester, rootPath: rootPath, rel: "items", count: size) {
-                "/items/\($0)"
-            }
+            let bodies = await BenchGraphs.registerItems(on: requester, rootPath: rootPath, count: size)
             let manager = ResourceManager(requester: requester)
             var options = CallOptions()
             options.maxRequests = size + 10

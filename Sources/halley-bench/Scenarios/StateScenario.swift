@@ -16,9 +16,7 @@ struct StateScenario: Scenario {
     func run(_ settings: BenchSettings) async throws -> ScenarioResult {
         let size = Self.size
         let requester = InMemoryRequester(latency: .zero)
-        await BenchGraphs.registerList(on: requester, rootPath: "/state", rel: "items", count: size) {
-            "/items/\($0)"
-        }
+        await BenchGraphs.registerItems(on: requester, rootPath: "/state", count: size)
         // One resource whose every GET is a new version, for the observers.
         let version = LockedValue(0)
         await requester.register(BenchGraphs.base + "/watched") { request in

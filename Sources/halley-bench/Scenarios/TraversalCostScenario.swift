@@ -17,9 +17,7 @@ struct TraversalCostScenario: Scenario {
     func run(_ settings: BenchSettings) async throws -> ScenarioResult {
         let size = Self.size
         let requester = InMemoryRequester(latency: .zero)
-        await BenchGraphs.registerList(on: requester, rootPath: "/cost", rel: "items", count: size) {
-            "/items/\($0)"
-        }
+        await BenchGraphs.registerItems(on: requester, rootPath: "/cost", count: size)
         let manager = ResourceManager(requester: requester)
         var options = CallOptions()
         options.maxRequests = size + 10
