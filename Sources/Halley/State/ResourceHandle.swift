@@ -237,7 +237,7 @@ public struct ResourceHandle: Sendable, Hashable {
 
     /// The one write path: the action's (``Call/act(_:to:body:headers:)``), with the write's
     /// own headers.
-    private func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
+    func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
         -> ActionResponse
     {
         let call = try call()

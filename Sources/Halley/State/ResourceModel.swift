@@ -35,9 +35,13 @@
         public private(set) var isLoading = false
         /// `true` once the stored state is out of date, until a newer one arrives.
         public private(set) var isStale = false
+        /// `true` while the value shows an optimistic edit the server has not answered yet
+        /// (see ``ExpectedState``).
+        public private(set) var isPending = false
         /// `true` once the resource was deleted through the manager.
         public private(set) var isDeleted = false
-        /// The error of the last request or decode; `nil` after a success.
+        /// The error of the last request or decode, or of the optimistic edit just rolled back
+        /// (``ResourceState/rejectedEdit``); `nil` after a success.
         public private(set) var error: (any Error)?
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
@@ -160,6 +164,7 @@
                 value = nil
                 state = nil
                 isStale = false
+                isPending = false
                 isDeleted = true
             }
         }
@@ -173,8 +178,9 @@
                 self.value = value
                 self.state = state
                 self.isStale = state.isStale
+                self.isPending = state.isPending
                 self.isDeleted = false
-                self.error = nil
+                self.error = state.rejectedEdit?.error
                 return true
             } catch {
                 if !state.isEmbedded { self.error = error }

@@ -28,4 +28,11 @@ public struct ResourceState: Sendable, Hashable {
     public internal(set) var isStale: Bool
     /// When it was stored.
     public let storedAt: Date
+    /// Whether it shows an optimistic edit the server has not answered yet (see
+    /// ``ExpectedState``): the stored state with the pending edits applied in order, or a
+    /// collection one of whose items has one. Never stored, never sent as a validator.
+    public internal(set) var isPending = false
+    /// The optimistic edit just rolled back, on the one ``ResourceEvent/updated(_:)`` that
+    /// restored the state before it; `nil` on every other read.
+    public internal(set) var rejectedEdit: RejectedEdit? = nil
 }

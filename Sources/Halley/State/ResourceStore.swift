@@ -41,6 +41,9 @@ public final class ResourceStore: Sendable {
     /// (taken first), so a consumer registers, and hears of changes, in the store's order.
     private let subscribers = LockedValue<[String: [ObjectIdentifier: EventMailbox]]>([:])
     private let inFlight = LockedValue<[FetchKey: SharedFetch]>([:])
+    /// The optimistic edits shown over the states, never stored (see ``PendingEdits``); read
+    /// and changed under the storage's lock (taken first).
+    let pendingEdits = LockedValue(PendingEdits())
     private let fingerprints = CredentialFingerprint()
     /// The most bytes kept: bodies, headers and a small fixed cost per state.
     public let maximumBytes: Int
@@ -139,7 +142,7 @@ public final class ResourceStore: Sendable {
         storage.withLock { storage in
             guard let key = storage.key(of: url.absoluteString, scope: scope) else { return nil }
             _ = storage.use(key)
-            return storage.view(key, at: now)
+            return withEdits(storage.view(key, at: now), key: key, in: storage)
         }
     }
 
@@ -149,7 +152,7 @@ public final class ResourceStore: Sendable {
             guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key),
                 storage.isUsable(stored, at: now)
             else { return nil }
-            return storage.view(key, at: now)
+            return withEdits(storage.view(key, at: now), key: key, in: storage)
         }
     }
 
@@ -195,11 +198,16 @@ public final class ResourceStore: Sendable {
 
     /// Runs `change` under the lock, then hands its events to the consumers, still under it:
     /// two responses for one URL reach every consumer in the order the store applied them.
-    private func changing<Value>(_ change: (inout StateStorage, inout StateChanges) -> Value) -> Value {
+    /// Observers hear the states with the optimistic edits shown over them (and `rejection` on
+    /// those a rolled-back edit showed in).
+    func changing<Value>(
+        rejecting rejection: (PendingEdits.Target, RejectedEdit)? = nil,
+        _ change: (inout StateStorage, inout StateChanges) -> Value
+    ) -> Value {
         storage.withLock { storage in
             var changes = StateChanges()
             let value = change(&storage, &changes)
-            deliver(changes)
+            deliver(withEdits(changes, in: storage, rejecting: rejection))
             return value
         }
     }
@@ -249,7 +257,9 @@ public final class ResourceStore: Sendable {
                 storage.states[$0]?.sequence ?? 0 < storage.states[$1]?.sequence ?? 0
             }
             for key in keys {
-                guard let state = storage.view(key, at: now), let stored = storage.states[key] else { continue }
+                guard let state = withEdits(storage.view(key, at: now), key: key, in: storage),
+                    let stored = storage.states[key]
+                else { continue }
                 mailbox.deliver(.updated(state), key: key, varyNames: stored.varyNames)
             }
         }
@@ -327,6 +337,7 @@ extension ResourceStore: ResponseRecording {
         changing { storage, changes in
             storage.applyWrite(
                 invalidation, response: response, request: write, parsing: parsing, now: .now, changes: &changes)
+            settleEdit(after: write, invalidation: invalidation, storage: &storage, changes: &changes)
         }
     }
 }
