@@ -39,7 +39,7 @@ public final class ResourceStore: Sendable {
     private let storage: LockedValue<StateStorage>
     /// The consumers of each normalised URL's states; read and changed under the storage's lock
     /// (taken first), so a consumer registers, and hears of changes, in the store's order.
-    private let subscribers = LockedValue<[String: [ObjectIdentifier: EventMailbox]]>([:])
+    private let subscribers = LockedValue<[String: [ObjectIdentifier: any StateConsumer]]>([:])
     private let inFlight = LockedValue<[FetchKey: SharedFetch]>([:])
     /// The optimistic edits shown over the states, never stored (see ``PendingEdits``); read
     /// and changed under the storage's lock (taken first).
@@ -247,8 +247,8 @@ public final class ResourceStore: Sendable {
     /// Registers a consumer of `url`'s states now, handing it the stored states first; it
     /// follows only those its handle's requests select once ``EventMailbox/resolve(_:)`` says
     /// whose they are.
-    func subscribe(_ url: URL) -> EventSubscription {
-        let mailbox = EventMailbox()
+    func subscribe(_ url: URL, handle: ResourceHandle? = nil) -> EventSubscription {
+        let mailbox = EventMailbox(handle: handle)
         let text = url.absoluteString
         storage.withLock { storage in
             subscribers.withLock { $0[text, default: [:]][ObjectIdentifier(mailbox)] = mailbox }
@@ -266,13 +266,28 @@ public final class ResourceStore: Sendable {
         return EventSubscription(store: self, url: text, mailbox: mailbox)
     }
 
-    func unsubscribe(_ mailbox: EventMailbox, from url: String) {
+    func unsubscribe(_ mailbox: any StateConsumer, from url: String) {
         // One lookup of the key: every consumer of an update ends with this, under one lock.
         subscribers.withLock { subscribers in
             guard let index = subscribers.index(forKey: url) else { return }
             subscribers.values[index][ObjectIdentifier(mailbox)] = nil
             if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         }
+    }
+
+    /// Registers `consumer` for the states of each of `urls` (normalised) from now on.
+    func register(_ consumer: any StateConsumer, for urls: some Sequence<String>) {
+        storage.withLock { _ in
+            subscribers.withLock { subscribers in
+                for url in urls { subscribers[url, default: [:]][ObjectIdentifier(consumer)] = consumer }
+            }
+        }
+    }
+
+    /// Each observed URL with one of its consumers (what ``refreshStale()`` and idle eviction
+    /// read).
+    var observers: [String: any StateConsumer] {
+        subscribers.withLock { $0.compactMapValues { $0.values.first } }
     }
 
     /// The number of registered consumers (to show that none leak).
