@@ -45,11 +45,26 @@
         public private(set) var error: (any Error)?
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
+        /// How often the state is asked for again while the model follows its handle (from
+        /// ``load()`` until ``stop()`` or its release: paused while nobody shows it); `nil`, the
+        /// default, never. Not positive: no refreshes, and ``error`` says why.
+        ///
+        /// ```swift
+        /// @MainActor func dashboard(_ model: ResourceModel<ResourceState>) async {
+        ///     model.refreshInterval = .seconds(60)
+        ///     await model.load()
+        /// }
+        /// ```
+        public var refreshInterval: Duration? {
+            didSet { scheduleRefreshes() }
+        }
 
         @ObservationIgnored private let read: @Sendable (ResourceState) throws -> Value
         // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
         // handover safe, and `Task.cancel()` may be called from any thread.
         @ObservationIgnored private let follower = LockedValue<Task<Void, Never>?>(nil)
+        // The interval's task, handed over as the follower is.
+        @ObservationIgnored private let ticker = LockedValue<Task<Void, Never>?>(nil)
 
         /// A model whose value is the ``ResourceState`` itself.
         ///
@@ -85,6 +100,7 @@
 
         deinit {
             follower.get()?.cancel()
+            ticker.get()?.cancel()
         }
 
         /// Reads the state (the stored one while fresh, else from the server) and from then on
@@ -121,6 +137,31 @@
         /// ```
         public func stop() {
             follower.exchange(nil)?.cancel()
+            ticker.exchange(nil)?.cancel()
+        }
+
+        /// Starts the interval's refreshes while the model follows its handle: one shared
+        /// request per tick (coalesced with any other of the same state), holding the model
+        /// only while it runs.
+        private func scheduleRefreshes() {
+            ticker.exchange(nil)?.cancel()
+            guard let interval = refreshInterval, follower.get() != nil else { return }
+            guard interval > .zero else {
+                error = HalleyError(
+                    code: .invalidArgument, url: handle.url,
+                    message: "refreshInterval must be longer than zero, and is \(interval); the model does not "
+                        + "refresh on an interval")
+                return
+            }
+            let handle = self.handle
+            ticker.set(
+                Task { [weak self] in
+                    while true {
+                        do { try await Task.sleep(for: interval) } catch { return }
+                        guard let self else { return }
+                        await self.request { try await handle.refreshShared() }
+                    }
+                })
         }
 
         private func request(_ fetch: @escaping @Sendable () async throws -> ResourceState) async {
@@ -140,6 +181,7 @@
         /// (Only main-actor code sets the follower; `deinit` only cancels it.)
         private func follow() {
             guard follower.get() == nil else { return }
+            defer { scheduleRefreshes() }
             let events = handle.events
             follower.set(
                 Task { [weak self] in
@@ -191,7 +233,8 @@
         private func markStale() {
             isStale = true
             if refreshesWhenStale, !isLoading {
-                Task { await self.refresh() }
+                let handle = self.handle
+                Task { await self.request { try await handle.refreshShared() } }
             }
         }
     }

@@ -36,7 +36,7 @@ import Foundation
 ///   but every ``ResourceHandle/get()`` fetches.
 /// - **Bounded**: at most `maximumBytes`, the least recently used states first.
 public final class ResourceStore: Sendable {
-    private let storage: LockedValue<StateStorage>
+    let storage: LockedValue<StateStorage>
     /// The consumers of each normalised URL's states; read and changed under the storage's lock
     /// (taken first), so a consumer registers, and hears of changes, in the store's order.
     private let subscribers = LockedValue<[String: [ObjectIdentifier: any StateConsumer]]>([:])
@@ -44,6 +44,8 @@ public final class ResourceStore: Sendable {
     /// The optimistic edits shown over the states, never stored (see ``PendingEdits``); read
     /// and changed under the storage's lock (taken first).
     let pendingEdits = LockedValue(PendingEdits())
+    /// When to ask again and what to forget (see ``RefreshTriggers``).
+    let triggers = RefreshTriggers()
     private let fingerprints = CredentialFingerprint()
     /// The most bytes kept: bodies, headers and a small fixed cost per state.
     public let maximumBytes: Int
@@ -86,6 +88,7 @@ public final class ResourceStore: Sendable {
         self.defaultFreshness = defaultFreshness
         self.embeddedCopiesAreComplete = embeddedCopiesAreComplete
         storage = LockedValue(Self.emptyStorage(maximumBytes, defaultFreshness, embeddedCopiesAreComplete))
+        triggers.start(for: self)
     }
 
     private static func emptyStorage(_ maximumBytes: Int, _ defaultFreshness: Duration, _ complete: Bool)
@@ -208,6 +211,11 @@ public final class ResourceStore: Sendable {
             var changes = StateChanges()
             let value = change(&storage, &changes)
             deliver(withEdits(changes, in: storage, rejecting: rejection))
+            let now = ContinuousClock.now
+            if triggers.sweepIsDue(at: now) {
+                let edited = Set(pendingEdits.withLock { $0.edits.keys.map(\.url) })
+                triggers.sweep(&storage, observed: Set(observers.keys), edited: edited, at: now)
+            }
             return value
         }
     }
