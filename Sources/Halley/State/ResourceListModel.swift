@@ -388,7 +388,9 @@
                 // A view composed from an item's change (or an edit) is stored at the same time:
                 // its items arrive on their own.
                 guard state.storedAt != loaded[number].storedAt else { return }
-                spawn { await $0.reload(page: number, refetching: false) }
+                if !relayOut(page: number, from: state) {
+                    spawn { await $0.reload(page: number, refetching: false) }
+                }
                 if state.isStale { markPageStale(number) }
             case .stale:
                 markPageStale(number)
@@ -396,6 +398,26 @@
                 pages[number].error = HalleyError(
                     code: .http, url: loaded[number].page.url, message: "the page was deleted")
             }
+        }
+
+        /// Lays page `number` out again from its new state alone when that is all it takes (no
+        /// include list, items embedded): no request, even for a page that is always stale.
+        private func relayOut(page number: Int, from state: ResourceState) -> Bool {
+            guard includes.isEmpty, !state.isPending else { return false }
+            let items = state.resource.embedded.resources(for: LinkRelation(options.collectionItemKey))
+            // No embedded items: linked ones, or Spring's own relation name, are the engine's to read.
+            guard !items.isEmpty else { return false }
+            let old = loaded[number].page
+            let page = Halley.Page(
+                requestedURL: old.requestedURL, url: old.url, items: items.map { .object($0.json) }, linked: nil,
+                plan: old.plan, document: state.resource, links: state.resource.links, trustRoot: old.trustRoot)
+            loaded[number] = (page, state.storedAt)
+            pageRows[number] = rows(of: page)
+            pages[number] = Page(url: page.url, isLoading: false, isStale: state.isStale)
+            if number == loaded.count - 1 { hasMore = page.hasNext }
+            layOut()
+            register(page: number)
+            return true
         }
 
         private func markPageStale(_ number: Int) {
