@@ -98,6 +98,9 @@
         /// ```
         ///
         /// - Parameters:
+        ///   - manager: The manager whose store the list follows (without one, the rows do not update).
+        ///   - url: The collection's first page.
+        ///   - type: The item model.
         ///   - includes: Relationships merged into each item, as in every typed call.
         ///   - decoder: Decodes the items; `nil` uses the manager's.
         ///   - options: Options for every page's call.
