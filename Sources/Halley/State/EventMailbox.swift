@@ -12,7 +12,7 @@ import HalleyHAL
 ///
 /// Finishing (its task cancelled, or its iterator dropped) resumes a waiting consumer with
 /// `nil` and drops what was pending.
-final class EventMailbox: Sendable {
+final class EventMailbox: StateConsumer {
     private struct Entry {
         let key: StateKey
         let varyNames: [String]
@@ -28,6 +28,14 @@ final class EventMailbox: Sendable {
     }
 
     private let state = LockedValue(State())
+    /// The handle whose events these are: how ``ResourceStore/refreshStale()`` asks again.
+    let handle: ResourceHandle?
+
+    init(handle: ResourceHandle? = nil) {
+        self.handle = handle
+    }
+
+    func refresher(for url: String) -> ResourceHandle? { handle }
 
     /// Whether a request of `scope` selects the state of `key`, whose response varied on
     /// `varyNames`.

@@ -34,13 +34,14 @@ public struct ResourceEvents: AsyncSequence, Sendable {
 
     init(handle: ResourceHandle) {
         self.handle = handle
-        registration = Registration(handle.store.subscribe(handle.url))
+        registration = Registration(handle.store.subscribe(handle.url, handle: handle))
     }
 
     /// Starts listening: the first iterator from the registration made with the sequence, any
     /// other from a registration of its own, made now.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(handle: handle, subscription: registration.take() ?? handle.store.subscribe(handle.url))
+        Iterator(
+            handle: handle, subscription: registration.take() ?? handle.store.subscribe(handle.url, handle: handle))
     }
 
     /// Reads a ``ResourceEvents`` sequence.

@@ -159,6 +159,19 @@ public struct ResourceHandle: Sendable, Hashable {
         try await call().pipeline.probe(url)
     }
 
+    /// ``refresh()`` shared with the concurrent gets and refreshes of the same state: what
+    /// ``ResourceStore/refreshStale()`` and models asking again use, so that one URL is asked once.
+    func refreshShared() async throws -> ResourceState {
+        let call = try call()
+        let (store, url) = (self.store, self.url)
+        return try await call.withinDeadline {
+            let scope = store.stateScope(of: try await call.pipeline.probe(url))
+            return try await store.shared(url, scope: scope) {
+                try await Self.fetch(url, scope: scope, call: call, store: store, policy: .network)
+            }
+        }
+    }
+
     /// What the store holds for this handle, fresh or stale, with no request; `nil` when
     /// nothing is stored.
     ///
@@ -305,7 +318,7 @@ public struct ResourceHandle: Sendable, Hashable {
 
     /// The one write path: the action's (``Call/act(_:to:body:headers:)``), with the write's
     /// own headers.
-    private func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
+    func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
         -> ActionResponse
     {
         let call = try call()

@@ -41,9 +41,13 @@ import HalleyHAL
         public private(set) var isLoading = false
         /// `true` once the stored state is out of date, until a newer one arrives.
         public private(set) var isStale = false
+        /// `true` while the value shows an optimistic edit the server has not answered yet
+        /// (see ``ExpectedState``).
+        public private(set) var isPending = false
         /// `true` once the resource was deleted through the manager.
         public private(set) var isDeleted = false
-        /// The error of the last request or decode; `nil` after a success.
+        /// The error of the last request or decode, or of the optimistic edit just rolled back
+        /// (``ResourceState/rejectedEdit``); `nil` after a success.
         public private(set) var error: (any Error)?
         /// Whether a stale state is asked for again at once (a ``refresh()``).
         public var refreshesWhenStale: Bool
@@ -51,6 +55,19 @@ import HalleyHAL
         /// with ``CachePolicy/storedThenRefresh`` the stored value shows at once and a stale one
         /// is refreshed; a failed refresh keeps the value and sets ``error``.
         public var policy: CachePolicy
+        /// How often the state is asked for again while the model follows its handle (from
+        /// ``load()`` until ``stop()`` or its release: paused while nobody shows it); `nil`, the
+        /// default, never. Not positive: no refreshes, and ``error`` says why.
+        ///
+        /// ```swift
+        /// @MainActor func dashboard(_ model: ResourceModel<ResourceState>) async {
+        ///     model.refreshInterval = .seconds(60)
+        ///     await model.load()
+        /// }
+        /// ```
+        public var refreshInterval: Duration? {
+            didSet { scheduleRefreshes() }
+        }
 
         // Called on the main actor only (from `show`), so neither it nor `Value` must be
         // `Sendable`, and a main-actor-isolated `Decodable` conformance may decode here.
@@ -58,6 +75,8 @@ import HalleyHAL
         // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
         // handover safe, and `Task.cancel()` may be called from any thread.
         @ObservationIgnored private let follower = LockedValue<Task<Void, Never>?>(nil)
+        // The interval's task, handed over as the follower is.
+        @ObservationIgnored private let ticker = LockedValue<Task<Void, Never>?>(nil)
 
         /// A model whose value is the ``ResourceState`` itself.
         ///
@@ -98,6 +117,7 @@ import HalleyHAL
 
         deinit {
             follower.get()?.cancel()
+            ticker.get()?.cancel()
         }
 
         /// Reads the state as ``policy`` says (by default the stored one while fresh, else from the
@@ -142,6 +162,31 @@ import HalleyHAL
         /// ```
         public func stop() {
             follower.exchange(nil)?.cancel()
+            ticker.exchange(nil)?.cancel()
+        }
+
+        /// Starts the interval's refreshes while the model follows its handle: one shared
+        /// request per tick (coalesced with any other of the same state), holding the model
+        /// only while it runs.
+        private func scheduleRefreshes() {
+            ticker.exchange(nil)?.cancel()
+            guard let interval = refreshInterval, follower.get() != nil else { return }
+            guard interval > .zero else {
+                error = HalleyError(
+                    code: .invalidArgument, url: handle.url,
+                    message: "refreshInterval must be longer than zero, and is \(interval); the model does not "
+                        + "refresh on an interval")
+                return
+            }
+            let handle = self.handle
+            ticker.set(
+                Task { [weak self] in
+                    while true {
+                        do { try await Task.sleep(for: interval) } catch { return }
+                        guard let self else { return }
+                        await self.request { try await handle.refreshShared() }
+                    }
+                })
         }
 
         private func request(_ fetch: @escaping @Sendable () async throws -> ResourceState) async {
@@ -162,6 +207,7 @@ import HalleyHAL
         /// (Only main-actor code sets the follower; `deinit` only cancels it.)
         private func follow() {
             guard follower.get() == nil else { return }
+            defer { scheduleRefreshes() }
             let events = handle.events
             follower.set(
                 Task { [weak self] in
@@ -186,6 +232,7 @@ import HalleyHAL
                 value = nil
                 state = nil
                 isStale = false
+                isPending = false
                 isDeleted = true
             }
         }
@@ -199,8 +246,9 @@ import HalleyHAL
                 self.value = value
                 self.state = state
                 self.isStale = state.isStale
+                self.isPending = state.isPending
                 self.isDeleted = false
-                self.error = nil
+                self.error = state.rejectedEdit?.error
                 return true
             } catch {
                 if !state.isEmbedded { self.error = error }
@@ -211,7 +259,8 @@ import HalleyHAL
         private func markStale() {
             isStale = true
             if refreshesWhenStale, !isLoading {
-                Task { await self.refresh() }
+                let handle = self.handle
+                Task { await self.request { try await handle.refreshShared() } }
             }
         }
     }

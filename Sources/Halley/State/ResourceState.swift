@@ -38,4 +38,11 @@ public struct ResourceState: Sendable, Hashable {
     /// if let failure = state.refreshFailure { print("offline:", failure.error.message) }
     /// ```
     public internal(set) var refreshFailure: RefreshFailure? = nil
+    /// Whether it shows an optimistic edit the server has not answered yet (see
+    /// ``ExpectedState``): the stored state with the pending edits applied in order, or a
+    /// collection one of whose items has one. Never stored, never sent as a validator.
+    public internal(set) var isPending = false
+    /// The optimistic edit just rolled back, on the one ``ResourceEvent/updated(_:)`` that
+    /// restored the state before it; `nil` on every other read.
+    public internal(set) var rejectedEdit: RejectedEdit? = nil
 }

@@ -41,7 +41,7 @@ public final class ResourceStore: Sendable {
     let storage: LockedValue<StateStorage>
     /// The consumers of each normalised URL's states; read and changed under the storage's lock
     /// (taken first), so a consumer registers, and hears of changes, in the store's order.
-    private let subscribers = LockedValue<[String: [ObjectIdentifier: EventMailbox]]>([:])
+    private let subscribers = LockedValue<[String: [ObjectIdentifier: any StateConsumer]]>([:])
     private let inFlight = LockedValue<[FetchKey: SharedFetch]>([:])
     private let fingerprints: CredentialFingerprint
     /// The file the states are kept in, and the queue that writes them; `nil` in memory only.
@@ -54,6 +54,11 @@ public final class ResourceStore: Sendable {
     /// if let problem = store.persistenceError { print(problem) }
     /// ```
     public let persistenceError: HalleyError?
+    /// The optimistic edits shown over the states, never stored (see ``PendingEdits``); read
+    /// and changed under the storage's lock (taken first).
+    let pendingEdits = LockedValue(PendingEdits())
+    /// When to ask again and what to forget (see ``RefreshTriggers``).
+    let triggers = RefreshTriggers()
     /// The most bytes kept: bodies, headers and a small fixed cost per state.
     public let maximumBytes: Int
     /// How long a state whose response said nothing about freshness is used with no request.
@@ -111,6 +116,7 @@ public final class ResourceStore: Sendable {
             embeddedCopiesAreComplete: embeddedCopiesAreComplete)
         storage.persistence = durable
         self.storage = LockedValue(storage)
+        triggers.start(for: self)
     }
 
     /// The number of states kept, every credential scope's counted.
@@ -163,7 +169,7 @@ public final class ResourceStore: Sendable {
             storage.loadStored(url.absoluteString, scope: scope.credentials, now: now)
             guard let key = storage.key(of: url.absoluteString, scope: scope) else { return nil }
             _ = storage.use(key)
-            return storage.view(key, at: now)
+            return withEdits(storage.view(key, at: now), key: key, in: storage)
         }
     }
 
@@ -174,7 +180,7 @@ public final class ResourceStore: Sendable {
             guard let key = storage.key(of: url.absoluteString, scope: scope), let stored = storage.use(key),
                 storage.isUsable(stored, at: now)
             else { return nil }
-            return storage.view(key, at: now)
+            return withEdits(storage.view(key, at: now), key: key, in: storage)
         }
     }
 
@@ -222,12 +228,22 @@ public final class ResourceStore: Sendable {
 
     /// Runs `change` under the lock, then hands its events to the consumers, still under it:
     /// two responses for one URL reach every consumer in the order the store applied them.
-    func changing<Value>(_ change: (inout StateStorage, inout StateChanges) -> Value) -> Value {
+    /// Observers hear the states with the optimistic edits shown over them (and `rejection` on
+    /// those a rolled-back edit showed in).
+    func changing<Value>(
+        rejecting rejection: (PendingEdits.Target, RejectedEdit)? = nil,
+        _ change: (inout StateStorage, inout StateChanges) -> Value
+    ) -> Value {
         storage.withLock { storage in
             var changes = StateChanges()
             let value = change(&storage, &changes)
             storage.persist(changes)
-            deliver(changes)
+            deliver(withEdits(changes, in: storage, rejecting: rejection))
+            let now = ContinuousClock.now
+            if triggers.sweepIsDue(at: now) {
+                let edited = Set(pendingEdits.withLock { $0.edits.keys.map(\.url) })
+                triggers.sweep(&storage, observed: Set(observers.keys), edited: edited, at: now)
+            }
             return value
         }
     }
@@ -267,8 +283,8 @@ public final class ResourceStore: Sendable {
     /// Registers a consumer of `url`'s states now, handing it the stored states first; it
     /// follows only those its handle's requests select once ``EventMailbox/resolve(_:)`` says
     /// whose they are.
-    func subscribe(_ url: URL) -> EventSubscription {
-        let mailbox = EventMailbox()
+    func subscribe(_ url: URL, handle: ResourceHandle? = nil) -> EventSubscription {
+        let mailbox = EventMailbox(handle: handle)
         let text = url.absoluteString
         storage.withLock { storage in
             subscribers.withLock { $0[text, default: [:]][ObjectIdentifier(mailbox)] = mailbox }
@@ -277,20 +293,37 @@ public final class ResourceStore: Sendable {
                 storage.states[$0]?.sequence ?? 0 < storage.states[$1]?.sequence ?? 0
             }
             for key in keys {
-                guard let state = storage.view(key, at: now), let stored = storage.states[key] else { continue }
+                guard let state = withEdits(storage.view(key, at: now), key: key, in: storage),
+                    let stored = storage.states[key]
+                else { continue }
                 mailbox.deliver(.updated(state), key: key, varyNames: stored.varyNames)
             }
         }
         return EventSubscription(store: self, url: text, mailbox: mailbox)
     }
 
-    func unsubscribe(_ mailbox: EventMailbox, from url: String) {
+    func unsubscribe(_ mailbox: any StateConsumer, from url: String) {
         // One lookup of the key: every consumer of an update ends with this, under one lock.
         subscribers.withLock { subscribers in
             guard let index = subscribers.index(forKey: url) else { return }
             subscribers.values[index][ObjectIdentifier(mailbox)] = nil
             if subscribers.values[index].isEmpty { subscribers.remove(at: index) }
         }
+    }
+
+    /// Registers `consumer` for the states of each of `urls` (normalised) from now on.
+    func register(_ consumer: any StateConsumer, for urls: some Sequence<String>) {
+        storage.withLock { _ in
+            subscribers.withLock { subscribers in
+                for url in urls { subscribers[url, default: [:]][ObjectIdentifier(consumer)] = consumer }
+            }
+        }
+    }
+
+    /// Each observed URL with one of its consumers (what ``refreshStale()`` and idle eviction
+    /// read).
+    var observers: [String: any StateConsumer] {
+        subscribers.withLock { $0.compactMapValues { $0.values.first } }
     }
 
     /// The number of registered consumers (to show that none leak).
@@ -361,6 +394,7 @@ extension ResourceStore: ResponseRecording {
             storage.loadStored(write.url.absoluteString, scope: write.scope.credentials, now: .now)
             storage.applyWrite(
                 invalidation, response: response, request: write, parsing: parsing, now: .now, changes: &changes)
+            settleEdit(after: write, invalidation: invalidation, storage: &storage, changes: &changes)
         }
         // The rows no one read since launch: every scope's, on disk.
         if let durable {

@@ -70,6 +70,10 @@ public struct HalleyError: Error, Sendable, CustomStringConvertible {
         /// A write through a ``ResourceHandle`` asked for `If-Match` (``WriteOptions/ifMatch``)
         /// but the store holds no `ETag` for the resource; nothing was sent.
         public static let missingValidator = Code(rawValue: "missingValidator")
+        /// A value given to Halley cannot be used: a refresh interval that is not positive, an
+        /// expected state that is no HAL document or a merge patch that is no JSON object;
+        /// nothing was sent.
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
         /// The code's name.
         public var description: String { rawValue }
     }

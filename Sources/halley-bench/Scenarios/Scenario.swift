@@ -45,6 +45,7 @@ enum ScenarioRegistry {
         CurlCostScenario(secure: false),
         CurlCostScenario(secure: true),
         StateScenario(),
+        LiveScreensScenario(),
     ]
 
     /// The scenarios named, in the order given; all of them when `names` is empty.
