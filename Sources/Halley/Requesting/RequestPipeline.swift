@@ -541,8 +541,6 @@ final class RequestPipeline: Sendable {
             }
         }
         var built = first
-        // The last answer, which the actions that end the exchange with it return.
-        var answer: ResourceResponse?
         while true {
             switch action {
             case .send(let attempt, let rebuild, let conditional):
@@ -566,20 +564,26 @@ final class RequestPipeline: Sendable {
                 case .response(let response):
                     if machine.invalidatesOnAnswer { invalidate(after: response, to: built.request) }
                     action = machine.received(response, trusted: credentialScope.trusts(draft.location.url))
-                    answer = response
+                    // The actions that end the exchange with this response are performed here,
+                    // where it is in hand: kept for a turn of the loop, it would be copied.
+                    switch action {
+                    case .finish(let storing):
+                        if storing { storeInCache(response, for: built.request) }
+                        return response
+                    case .useRevalidated:
+                        // The 304 answers for the body this request was made with: `stored` holds
+                        // it for the exchange, so an entry evicted meanwhile still has it.
+                        guard let stored, let cache else { preconditionFailure("a 304 revalidates an entry") }
+                        emit(.cacheRevalidated(url: draft.location.url))
+                        return stored.refresh(built.request, with: response, in: cache)
+                    default:
+                        break
+                    }
                 case .failure(let error):
                     action = machine.failed(error)
                 }
-            case .useRevalidated:
-                // The 304 answers for the body this request was made with: `stored` holds it for
-                // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
-                guard let stored, let cache, let answer else { preconditionFailure("a 304 revalidates an entry") }
-                emit(.cacheRevalidated(url: draft.location.url))
-                return stored.refresh(built.request, with: answer, in: cache)
-            case .finish(let storing):
-                guard let answer else { preconditionFailure("an exchange finishes with a response") }
-                if storing { storeInCache(answer, for: built.request) }
-                return answer
+            case .useCached, .useRevalidated, .finish:
+                preconditionFailure("only the first action answers from the cache; a response is used where it comes")
             case .refreshCredentials(let rejection):
                 guard let refresher else { preconditionFailure("a refresh needs a refresher") }
                 try await refresh(with: refresher, after: built, error: rejection)
@@ -589,8 +593,6 @@ final class RequestPipeline: Sendable {
                 action = machine.retryTimerFired()
             case .fail(let error):
                 throw error
-            case .useCached:
-                preconditionFailure("only the first action answers from the cache")
             }
         }
     }

@@ -17,7 +17,9 @@ import HalleyTransport
 /// Kept to fixed-size values: the pipeline holds it across every suspension point of the
 /// exchange, and an async function allocates each run-time-sized value of its frame (a clock
 /// instant, a cache entry) on entry. For the same reason the retry policy is kept only when
-/// it can retry, so the default exchange copies none of its sets.
+/// it can retry, so the default exchange copies none of its sets, and the actions that carry
+/// an error hold it boxed: they end an exchange or nearly, while every exchange moves the
+/// action it sends with, which is then a few words rather than an error's size.
 struct ExchangeStateMachine: Sendable {
     /// What the cache holds for the request, as ``start(cached:)`` is told.
     enum Cached: Sendable, Equatable {
@@ -46,12 +48,12 @@ struct ExchangeStateMachine: Sendable {
         case finish(storing: Bool)
         /// The response was a `401` from a trusted origin: refresh the credentials (failing
         /// with `rejection`'s words should that fail), then tell ``credentialsRefreshed()``.
-        case refreshCredentials(rejection: HalleyError)
+        indirect case refreshCredentials(rejection: HalleyError)
         /// Tell observers attempt `attempt` is coming for `reason`, wait `delay`, then tell
         /// ``retryTimerFired()``.
         case retry(attempt: Int, delay: Duration, reason: String)
         /// The exchange fails with `error`.
-        case fail(HalleyError)
+        indirect case fail(HalleyError)
     }
 
     private enum Phase: Equatable {
