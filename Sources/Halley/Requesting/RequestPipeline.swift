@@ -520,8 +520,8 @@ final class RequestPipeline: Sendable {
     @inline(__always)
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
         var machine = ExchangeStateMachine(
-            method: draft.method, location: draft.location, includePath: draft.includePath, retryPolicy: retryPolicy,
-            refreshesCredentials: refresher != nil, acceptsNotModified: draft.acceptsNotModified, caches: cache != nil)
+            method: draft.method, retryPolicy: retryPolicy, refreshesCredentials: refresher != nil,
+            acceptsNotModified: draft.acceptsNotModified, caches: cache != nil)
         let stored = machine.looksUpCache ? HeldEntry.lookUp(first.request, in: cache) : nil
         var action = machine.start(
             cached: stored.map { $0.isFresh ? .fresh : $0.canRevalidate ? .revalidatable : .stale } ?? .none)
@@ -563,7 +563,8 @@ final class RequestPipeline: Sendable {
                 switch outcome {
                 case .response(let response):
                     if machine.invalidatesOnAnswer { invalidate(after: response, to: built.request) }
-                    action = machine.received(response, trusted: credentialScope.trusts(draft.location.url))
+                    action = machine.received(
+                        response, to: draft.location, includePath: draft.includePath, scope: credentialScope)
                     // The actions that end the exchange with this response are performed here,
                     // where it is in hand: kept for a turn of the loop, it would be copied.
                     switch action {

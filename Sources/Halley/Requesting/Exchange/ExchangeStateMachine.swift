@@ -86,11 +86,9 @@ struct ExchangeStateMachine: Sendable {
     private let isGet: Bool
     private let caches: Bool
     /// Whether any answer to the request invalidates what it names (an unsafe method):
-    /// the pipeline applies ``ResponseInvalidation`` before telling ``received(_:trusted:)``.
+    /// the pipeline applies ``ResponseInvalidation`` before telling
+    /// ``received(_:to:includePath:scope:)``.
     let invalidatesOnAnswer: Bool
-    /// The request's URL and include path, for the errors the exchange ends with.
-    private let location: LazyURL
-    private let includePath: String?
 
     /// The machine for one request.
     ///
@@ -101,8 +99,8 @@ struct ExchangeStateMachine: Sendable {
     ///     answers it (and the cache is not asked).
     ///   - caches: Whether there is a response cache.
     init(
-        method: HTTPMethod, location: LazyURL, includePath: String?, retryPolicy: RetryPolicy,
-        refreshesCredentials: Bool, acceptsNotModified: Bool, caches: Bool
+        method: HTTPMethod, retryPolicy: RetryPolicy, refreshesCredentials: Bool, acceptsNotModified: Bool,
+        caches: Bool
     ) {
         // One attempt whatever the method (the default policy) needs no lookup of the method.
         retry =
@@ -113,8 +111,6 @@ struct ExchangeStateMachine: Sendable {
         self.caches = caches
         // `isGet` first: most requests are GETs, and `isSafe` compares method names.
         invalidatesOnAnswer = !isGet && !method.isSafe
-        self.location = location
-        self.includePath = includePath
     }
 
     /// Whether the exchange asks the cache before sending: a `GET`, with a cache, that does
@@ -133,10 +129,15 @@ struct ExchangeStateMachine: Sendable {
         return .send(attempt: 1, rebuild: false, conditional: revalidating)
     }
 
-    /// The attempt in flight was answered with `response`; `trusted` says whether the
-    /// request's origin may receive credentials (asked only for a `401` that a refresh could
-    /// answer).
-    mutating func received(_ response: ResourceResponse, trusted: @autoclosure () -> Bool) -> Action {
+    /// The attempt in flight was answered with `response`.
+    ///
+    /// The request's `location` and `includePath` name it in the error the exchange may end
+    /// with, and `scope` says whether its origin may receive credentials (asked only for a
+    /// `401` that a refresh could answer). They are lent for the call rather than kept: kept,
+    /// every exchange would retain and release them for nothing.
+    mutating func received(
+        _ response: ResourceResponse, to location: LazyURL, includePath: String?, scope: CredentialScope
+    ) -> Action {
         assert(phase == .sending, "a response answers an attempt in flight")
         let status = response.status
         if status == 304, revalidating {
@@ -151,7 +152,7 @@ struct ExchangeStateMachine: Sendable {
         let error = HalleyError(
             code: .http, includePath: includePath, url: location.url, message: httpError.statusLine,
             underlying: httpError)
-        if status == 401, !refreshed, refreshes, trusted() {
+        if status == 401, !refreshed, refreshes, scope.trusts(location.url) {
             refreshed = true
             phase = .refreshing
             return .refreshCredentials(rejection: error)
