@@ -512,23 +512,23 @@ final class RequestPipeline: Sendable {
     // MARK: Exchanging
 
     /// One request with the whole policy: cache, concurrency limit, timeout, retries,
-    /// credential refresh, events.
+    /// credential refresh, events. The decisions are ``ExchangeStateMachine``'s; this runs
+    /// them: it performs each action, awaiting what must be awaited, and feeds the outcome back.
     ///
     /// - Returns: A 2xx response (a `304` for a cached response becomes that response).
     /// - Throws: ``HalleyError`` (`.http`, `.transport`, `.timeout`), `CancellationError`.
     @inline(__always)
     private func exchange(_ draft: Draft, first: Built) async throws -> ResourceResponse {
-        let isGet = draft.method == .get
-        // A request with validators of its own asks the server, whatever the cache holds.
-        let stored =
-            isGet && !draft.acceptsNotModified && cache != nil ? HeldEntry.lookUp(first.request, in: cache) : nil
-        if let stored, stored.isFresh {
+        var machine = ExchangeStateMachine(
+            method: draft.method, retryPolicy: retryPolicy, refreshesCredentials: refresher != nil,
+            acceptsNotModified: draft.acceptsNotModified, caches: cache != nil)
+        let stored = machine.looksUpCache ? HeldEntry.lookUp(first.request, in: cache) : nil
+        var action = machine.start(
+            cached: stored.map { $0.isFresh ? .fresh : $0.canRevalidate ? .revalidatable : .stale } ?? .none)
+        if case .useCached = action, let stored {
             emit(.cacheHit(url: draft.location.url))
             return stored.response
         }
-        // A stale entry is revalidated only with a validator to send (RFC 9111, section 4.3.1):
-        // without one the request is a plain one, and a `304` to it confirms nothing.
-        let cached = stored?.canRevalidate == true ? stored : nil
         // Pending requests are named only when a deadline passes: without one, skip the count.
         let key = deadline == nil ? nil : draft.location.text
         if let key { inFlight.withLock { $0[key, default: 0] += 1 } }
@@ -540,75 +540,61 @@ final class RequestPipeline: Sendable {
                 }
             }
         }
-        // One attempt whatever the method (the default policy) needs no lookup of the method.
-        let retries =
-            retryPolicy.maxAttempts != 1 && retryPolicy.retryableMethods.contains(draft.method)
-            ? retryPolicy.maxAttempts : 1
         var built = first
-        // `attempt` numbers every send for events; `tries` counts only what the retry policy
-        // allows, so a credential refresh does not use up a retry.
-        var attempt = 1
-        var tries = 1
-        var refreshed = false
         while true {
-            let outcome: Attempt
-            if cached == nil, built.request.attempt == attempt {
-                // Nearly every request goes as built: no copy of it (a dozen references) to change.
-                outcome = try await attemptOnce(built.request, attempt: attempt)
-            } else {
-                var request = built.request
-                request.attempt = attempt
-                if let cached {
-                    if let etag = cached.etag { request.headers["If-None-Match"] = etag }
-                    if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
-                }
-                outcome = try await attemptOnce(request, attempt: attempt)
-            }
-            switch outcome {
-            case .response(let response):
-                // The 304 answers for the body this request was made with: `cached` holds it for
-                // the exchange, so an entry evicted meanwhile by a concurrent call still has it.
-                if response.status == 304, let cached, let cache {
-                    emit(.cacheRevalidated(url: draft.location.url))
-                    return cached.refresh(built.request, with: response, in: cache)
-                }
-                if response.status == 304, draft.acceptsNotModified { return response }
-                // `isGet` first: most requests are GETs, and `isSafe` compares method names.
-                if !isGet && !draft.method.isSafe { invalidate(after: response, to: built.request) }
-                if response.isSuccess {
-                    if isGet, cache != nil { storeInCache(response, for: built.request) }
-                    return response
-                }
-                let httpError = HTTPError(response: response)
-                let error = HalleyError(
-                    code: .http, includePath: draft.includePath, url: draft.location.url,
-                    message: httpError.statusLine, underlying: httpError)
-                if response.status == 401, !refreshed, let refresher, credentialScope.trusts(draft.location.url) {
-                    // Once per exchange: a second 401 after fresh credentials is the answer.
-                    refreshed = true
-                    try await refresh(with: refresher, after: built, error: error)
+            switch action {
+            case .send(let attempt, let rebuild, let conditional):
+                if rebuild { built = try await build(draft) }
+                let outcome: Attempt
+                if !conditional, built.request.attempt == attempt {
+                    // Nearly every request goes as built: no copy of it (a dozen references) to change.
+                    outcome = try await attemptOnce(built.request, attempt: attempt)
                 } else {
-                    guard tries < retries, retryPolicy.retryableStatuses.contains(response.status) else {
-                        throw error.after(attempts: attempt)
+                    var request = built.request
+                    request.attempt = attempt
+                    if conditional, let stored {
+                        if let etag = stored.etag { request.headers["If-None-Match"] = etag }
+                        if let lastModified = stored.lastModified {
+                            request.headers["If-Modified-Since"] = lastModified
+                        }
                     }
-                    let retryAfter = RetryPolicy.retryAfter(response.headers["Retry-After"])
-                    try await pause(
-                        before: attempt + 1, after: tries, of: draft.location.url, retryAfter: retryAfter,
-                        reason: "HTTP \(response.status)")
-                    tries += 1
+                    outcome = try await attemptOnce(request, attempt: attempt)
                 }
-            case .failure(let error):
-                // A refused certificate or an unusable setting fails the same way every time.
-                let permanent = (error.underlying as? any PermanentTransportError)?.isPermanent == true
-                guard tries < retries, retryPolicy.retriesTransportErrors, !permanent,
-                    error.code == .transport || error.code == .timeout
-                else { throw error.after(attempts: attempt) }
-                try await pause(
-                    before: attempt + 1, after: tries, of: draft.location.url, retryAfter: nil, reason: error.message)
-                tries += 1
+                switch outcome {
+                case .response(let response):
+                    if machine.invalidatesOnAnswer { invalidate(after: response, to: built.request) }
+                    action = machine.received(
+                        response, to: draft.location, includePath: draft.includePath, scope: credentialScope)
+                    // The actions that end the exchange with this response are performed here,
+                    // where it is in hand: kept for a turn of the loop, it would be copied.
+                    switch action {
+                    case .finish(let storing):
+                        if storing { storeInCache(response, for: built.request) }
+                        return response
+                    case .useRevalidated:
+                        // The 304 answers for the body this request was made with: `stored` holds
+                        // it for the exchange, so an entry evicted meanwhile still has it.
+                        guard let stored, let cache else { preconditionFailure("a 304 revalidates an entry") }
+                        emit(.cacheRevalidated(url: draft.location.url))
+                        return stored.refresh(built.request, with: response, in: cache)
+                    default:
+                        break
+                    }
+                case .failure(let error):
+                    action = machine.failed(error)
+                }
+            case .useCached, .useRevalidated, .finish:
+                preconditionFailure("only the first action answers from the cache; a response is used where it comes")
+            case .refreshCredentials(let rejection):
+                guard let refresher else { preconditionFailure("a refresh needs a refresher") }
+                try await refresh(with: refresher, after: built, error: rejection)
+                action = machine.credentialsRefreshed()
+            case .retry(let attempt, let delay, let reason):
+                try await pause(before: attempt, delay: delay, of: draft.location.url, reason: reason)
+                action = machine.retryTimerFired()
+            case .fail(let error):
+                throw error
             }
-            attempt += 1
-            built = try await build(draft)
         }
     }
 
@@ -831,10 +817,7 @@ final class RequestPipeline: Sendable {
     /// are sized at run time, and inlined into ``exchange(_:first:)`` they would be allocated
     /// in every exchange's frame, retried or not.
     @inline(never)
-    private func pause(before attempt: Int, after tries: Int, of url: URL, retryAfter: Duration?, reason: String)
-        async throws
-    {
-        let delay = retryPolicy.delay(after: tries, retryAfter: retryAfter)
+    private func pause(before attempt: Int, delay: Duration, of url: URL, reason: String) async throws {
         emit(.retrying(url: url, attempt: attempt, delay: delay, reason: reason))
         try await Task.sleep(for: delay)
     }
