@@ -8,6 +8,10 @@ import Foundation
 #endif
 import Halley
 
+// CurlRequester is macOS's and Linux's: libcurl is not part of the other Apple platforms.
+@available(iOS, unavailable)
+@available(tvOS, unavailable)
+@available(watchOS, unavailable)
 func choosingARequester(mySession: URLSession) throws -> [ResourceManager] {
     // snippet ChoosingARequester.md "Which HTTP requester"
     let manager = ResourceManager()                                              // the platform's default

@@ -38,6 +38,10 @@ public let targetFolders: [TargetFolder] = [
     // The other tests start processes (Foundation's Process, posix_spawn) and servers: run on
     // the Mac (`swift test`), not in a simulator.
     TargetFolder(prefix: "Tests/HalleyTestSupport/", platforms: [.macOS], why: "starts processes and servers"),
+    // HalleyHAL's tests and their fixture reader read the repository's Fixtures/ by path: the
+    // Mac's `swift test`, not a simulator.
+    TargetFolder(prefix: "Tests/HalleyTestFixtures/", platforms: [.macOS], why: "reads Fixtures/ by path"),
+    TargetFolder(prefix: "Tests/HalleyHALTests/", platforms: [.macOS], why: "reads Fixtures/ by path"),
     TargetFolder(prefix: "Tests/HalleyTests/", platforms: [.macOS], why: "links HalleyTestSupport"),
     TargetFolder(prefix: "Tests/HalleyEndToEndTests/", platforms: [.macOS], why: "starts processes and servers"),
     TargetFolder(prefix: "Tests/HalleyTimingTests/", platforms: [.macOS], why: "starts processes and servers"),
