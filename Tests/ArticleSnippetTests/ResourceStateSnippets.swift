@@ -17,7 +17,7 @@ import Testing
 }
 
 // snippet KeepingResourceState.md "List, detail, edit"
-struct Order: Decodable, Sendable {
+nonisolated struct Order: Decodable, Sendable {
     let status: String
 }
 
