@@ -22,9 +22,12 @@ final class RefreshTriggers: Sendable {
     private let connected = LockedValue<Bool?>(nil)
     private let idle = LockedValue(Idle())
     private let system = LockedValue<[Task<Void, Never>]>([])
+    /// The clock's sweeps: a store that no longer changes still forgets what nobody uses.
+    private let sweeper = LockedValue<Task<Void, Never>?>(nil)
 
     deinit {
         for task in system.get() { task.cancel() }
+        sweeper.get()?.cancel()
     }
 
     /// Records the network's reachability; `true` when it just came back.
@@ -38,10 +41,16 @@ final class RefreshTriggers: Sendable {
         set { idle.withLock { $0.time = newValue } }
     }
 
-    /// Whether a sweep is due at `now`: every quarter of the idle time (at most once a second).
+    /// How often the idle states are swept: a quarter of the idle time, and never more often
+    /// than ten times a second, whatever the idle time (zero included).
+    private static func sweepPeriod(_ idleTime: Duration) -> Duration {
+        max(idleTime / 4, .milliseconds(100))
+    }
+
+    /// Whether a sweep is due at `now`: every ``sweepPeriod(_:)``.
     func sweepIsDue(at now: ContinuousClock.Instant) -> Bool {
         idle.withLock { idle in
-            let period = max(idle.time / 4, .seconds(1))
+            let period = Self.sweepPeriod(idle.time)
             if let last = idle.lastSweep, now - last < period { return false }
             idle.lastSweep = now
             return true
@@ -76,6 +85,22 @@ final class RefreshTriggers: Sendable {
                 storage.persistence?.evicted(key)
             }
         }
+    }
+
+    /// Sweeps `store`'s idle states every ``sweepPeriod(_:)`` by the clock (besides the sweeps
+    /// its changes make), from now on: called when the store is made and when its idle time
+    /// changes. The task holds the store weakly and ends with it.
+    func scheduleSweeps(for store: ResourceStore) {
+        let period = Self.sweepPeriod(idleTime)
+        // Both weakly: the store's end ends this object, whose deinit cancels the sleep.
+        let task = Task { [weak store, weak self] in
+            while true {
+                do { try await Task.sleep(for: period) } catch { return }
+                guard let store, let self else { return }
+                if self.sweepIsDue(at: .now) { store.evictIdle() }
+            }
+        }
+        sweeper.exchange(task)?.cancel()
     }
 
     /// On Apple platforms: asks `store` to refresh its stale observed states when the app
@@ -116,19 +141,25 @@ extension ResourceStore {
     /// byte bound (5 minutes by default, as TanStack Query's `gcTime`). An observed state is
     /// never forgotten this way.
     ///
+    /// The store sweeps every quarter of the idle time (at most ten times a second), as its
+    /// states change and by the clock while nothing changes.
+    ///
     /// ```swift
     /// let store = ResourceStore()
     /// store.idleTime = .seconds(60)
     /// ```
     public var idleTime: Duration {
         get { triggers.idleTime }
-        set { triggers.idleTime = newValue }
+        set {
+            triggers.idleTime = newValue
+            triggers.scheduleSweeps(for: self)
+        }
     }
 
-    /// Forgets the idle states as of `now` (the store does so as it changes, every quarter of
-    /// the idle time).
+    /// Forgets the idle states as of `now` (the store does so as it changes and by the clock,
+    /// every quarter of the idle time).
     func evictIdle(at now: ContinuousClock.Instant = .now) {
-        let observed = Set(observers.keys)
+        let observed = Set(observedURLs())
         let edited = Set(pendingEdits.withLock { $0.edits.keys.map(\.url) })
         storage.withLock { triggers.sweep(&$0, observed: observed, edited: edited, at: now) }
     }

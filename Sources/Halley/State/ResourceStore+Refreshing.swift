@@ -70,30 +70,29 @@ extension ResourceStore {
     /// The handles of the stale states observed now, one per URL, the embedded copies that a
     /// stale document being asked for carries left out.
     func staleObserved(at now: ContinuousClock.Instant = .now) -> [ResourceHandle] {
-        let observers = self.observers
-        guard !observers.isEmpty else { return [] }
-        let stale: [(url: String, isEmbedded: Bool)] = storage.withLock { storage in
-            observers.keys.compactMap { url in
-                let states = storage.keys(of: url).compactMap { storage.states[$0] }
-                guard let state = states.first(where: { $0.isStale(at: now) }) else { return nil }
-                return (url, state.state.isEmbedded)
-            }
-        }
-        let documents = Set(stale.filter { !$0.isEmbedded }.map(\.url))
-        let carried: Set<String> = storage.withLock { storage in
+        // perf: one pass over the observed URLs under each lock, no copy of the observers and no
+        // array per URL: a foreground with nothing stale costs a lookup per observed URL
+        // (BENCHMARKS.md, "Live screens").
+        let observed = observedURLs()
+        guard !observed.isEmpty else { return [] }
+        let (stale, carried) = storage.withLock { storage -> ([(url: String, isEmbedded: Bool)], Set<String>) in
+            var stale: [(url: String, isEmbedded: Bool)] = []
             var carried: Set<String> = []
-            for url in documents {
-                for key in storage.keys(of: url) {
-                    guard let stored = storage.states[key] else { continue }
+            for url in observed {
+                guard let state = storage.firstState(of: url, where: { $0.isStale(at: now) }) else { continue }
+                stale.append((url, state.state.isEmbedded))
+                guard !state.state.isEmbedded else { continue }
+                storage.forEachState(of: url) { stored in
                     carried.formUnion(stored.embeds)
                     carried.formUnion(stored.items)
                 }
             }
-            return carried
+            return (stale, carried)
         }
+        guard !stale.isEmpty else { return [] }
         return stale.compactMap { entry in
             guard !entry.isEmbedded || !carried.contains(entry.url) else { return nil }
-            return observers[entry.url]?.refresher(for: entry.url)
+            return observer(of: entry.url)?.refresher(for: entry.url)
         }
     }
 }

@@ -117,6 +117,7 @@ public final class ResourceStore: Sendable {
         storage.persistence = durable
         self.storage = LockedValue(storage)
         triggers.start(for: self)
+        triggers.scheduleSweeps(for: self)
     }
 
     /// The number of states kept, every credential scope's counted.
@@ -242,7 +243,7 @@ public final class ResourceStore: Sendable {
             let now = ContinuousClock.now
             if triggers.sweepIsDue(at: now) {
                 let edited = Set(pendingEdits.withLock { $0.edits.keys.map(\.url) })
-                triggers.sweep(&storage, observed: Set(observers.keys), edited: edited, at: now)
+                triggers.sweep(&storage, observed: Set(observedURLs()), edited: edited, at: now)
             }
             return value
         }
@@ -320,10 +321,14 @@ public final class ResourceStore: Sendable {
         }
     }
 
-    /// Each observed URL with one of its consumers (what ``refreshStale()`` and idle eviction
-    /// read).
-    var observers: [String: any StateConsumer] {
-        subscribers.withLock { $0.compactMapValues { $0.values.first } }
+    /// The URLs someone observes now (what ``refreshStale()`` and idle eviction read).
+    func observedURLs() -> [String] {
+        subscribers.withLock { Array($0.keys) }
+    }
+
+    /// One of the consumers observing `url`, if any.
+    func observer(of url: String) -> (any StateConsumer)? {
+        subscribers.withLock { $0[url]?.values.first }
     }
 
     /// The number of registered consumers (to show that none leak).

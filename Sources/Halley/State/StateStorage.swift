@@ -219,6 +219,23 @@ struct StateStorage: Sendable {
         Array(keysOfURL[url] ?? [])
     }
 
+    /// The first of `url`'s states (any scope, any variant) that `matches`, without copying
+    /// its keys.
+    func firstState(of url: String, where matches: (StoredState) -> Bool) -> StoredState? {
+        guard let keys = keysOfURL[url] else { return nil }
+        for key in keys {
+            if let state = states[key], matches(state) { return state }
+        }
+        return nil
+    }
+
+    /// Calls `body` with each of `url`'s states (any scope, any variant).
+    func forEachState(of url: String, _ body: (StoredState) -> Void) {
+        for key in keysOfURL[url] ?? [] {
+            if let state = states[key] { body(state) }
+        }
+    }
+
     /// A use of `key`: its stamp, for the state's ``StoredState/lastUsed``.
     private mutating func used(_ key: StateKey) -> UInt64 {
         if recency.needsRebuild {
