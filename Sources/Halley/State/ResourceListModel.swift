@@ -68,6 +68,21 @@ import HalleyHAL
         public private(set) var error: (any Error)?
         /// Whether a page that goes stale is loaded again at once.
         public var refreshesWhenStale: Bool
+        /// How often every loaded page is asked for again (conditionally, as ``refresh()``)
+        /// while the list follows the store (from its first page until ``stop()`` or its
+        /// release); `nil`, the default, never. Not positive: no refreshes, and ``error`` says
+        /// why.
+        ///
+        /// ```swift
+        /// @MainActor func liveOrders(_ orders: ResourceListModel<Order>) async {
+        ///     orders.refreshInterval = .seconds(30)
+        ///     await orders.loadMore()
+        /// }
+        /// struct Order: Decodable, Sendable { let status: String }
+        /// ```
+        public var refreshInterval: Duration? {
+            didSet { scheduleRefreshes() }
+        }
 
         /// The items, in order (``rows`` without their marks).
         public var items: [Item] { rows.map(\.value) }
@@ -87,6 +102,10 @@ import HalleyHAL
         // Cancelled from `deinit`, which is not isolated to the main actor: the lock makes the
         // handover safe, and `Task.cancel()` may be called from any thread.
         @ObservationIgnored private let tasks = LockedValue<[Task<Void, Never>]>([])
+        // The interval's task, cancelled as `tasks` are.
+        @ObservationIgnored private let ticker = LockedValue<Task<Void, Never>?>(nil)
+        /// Each loaded page's number by its URL, so a page's event finds it at once.
+        @ObservationIgnored private var pageNumbers: [String: Int] = [:]
 
         /// A list of the collection at `url`, its items decoded as `type`.
         ///
@@ -121,6 +140,7 @@ import HalleyHAL
 
         deinit {
             for task in tasks.get() { task.cancel() }
+            ticker.get()?.cancel()
             mailbox?.finish()
         }
 
@@ -172,6 +192,7 @@ import HalleyHAL
                 try await ensureFollowing(page.url)
                 let storedAt = await storedAt(page.url)
                 loaded.append((page, storedAt))
+                pageNumbers[page.url.absoluteString] = number
                 pageRows.append(rows(of: page))
                 pages[number] = Page(url: page.url, isLoading: false, isStale: false)
                 hasMore = page.hasNext
@@ -235,6 +256,29 @@ import HalleyHAL
             mailbox?.finish()
             mailbox = nil
             for task in tasks.exchange([]) { task.cancel() }
+            ticker.exchange(nil)?.cancel()
+        }
+
+        /// Starts the interval's refreshes while the list follows the store, holding the list
+        /// only while one runs.
+        private func scheduleRefreshes() {
+            ticker.exchange(nil)?.cancel()
+            guard let interval = refreshInterval, mailbox != nil else { return }
+            guard interval > .zero else {
+                error = HalleyError(
+                    code: .invalidArgument, url: start,
+                    message: "refreshInterval must be longer than zero, and is \(interval); the list does not "
+                        + "refresh on an interval")
+                return
+            }
+            ticker.set(
+                Task { [weak self] in
+                    while true {
+                        do { try await Task.sleep(for: interval) } catch { return }
+                        guard let self else { return }
+                        await self.refresh()
+                    }
+                })
         }
 
         // MARK: Pages
@@ -274,6 +318,8 @@ import HalleyHAL
             } catch {
                 guard pages.indices.contains(number) else { return }
                 pages[number].isLoading = false
+                // A reload the list stopped (or its release) cancelled is no error of the page's.
+                guard !(error is CancellationError) else { return }
                 pages[number].error = error
                 self.error = error
             }
@@ -346,6 +392,7 @@ import HalleyHAL
                 }
             }
             tasks.withLock { $0.append(follower) }
+            scheduleRefreshes()
         }
 
         private func register(page number: Int) {
@@ -357,7 +404,7 @@ import HalleyHAL
 
         private func apply(_ batch: ListMailbox.Batch) {
             for (url, event) in batch {
-                if let number = loaded.firstIndex(where: { $0.page.url.absoluteString == url }) {
+                if let number = pageNumbers[url] {
                     applyPage(event, number: number)
                 }
                 guard let position = positions[url] else { continue }

@@ -198,6 +198,9 @@ import HalleyHAL
                 guard !show(state), state.isEmbedded else { return }
                 // An embedded copy may be partial (the HAL draft): the resource's own URL says all.
                 _ = show(try await handle.refresh())
+            } catch is CancellationError {
+                // A request the model's stop (or its release, or the caller) cancelled: no error
+                // of the resource's, and the value stays.
             } catch {
                 self.error = error
             }

@@ -99,7 +99,8 @@
             model.refreshInterval = .milliseconds(5)
             #expect(await eventuallyAsync { await self.gets(api, "/fresh").count >= before + 2 })
             model.stop()
-            #expect(model.error == nil)
+            try? await Task.sleep(for: .milliseconds(20))
+            #expect(model.error == nil, "a tick the stop cancelled is no error")
         }
 
         @Test func statesNobodyObservesOrUsesAreForgottenAfterTheIdleTime() async throws {
@@ -121,6 +122,18 @@
             store.evictIdle(at: start + .seconds(362))
             store.evictIdle(at: start + .seconds(375))
             #expect(store.count == 0)
+        }
+
+        @Test func aStoreThatNoLongerChangesStillForgetsWhatNobodyUsesByTheClock() async throws {
+            let (_, store, models) = await watched()
+            #expect(store.count == 3)
+            // Nothing touches the store from here on: only its clock can sweep.
+            store.idleTime = .milliseconds(200)
+            #expect(await eventually { store.count == 2 }, "/unwatched is gone; the observed states stay")
+            try? await Task.sleep(for: .milliseconds(400))
+            #expect(store.count == 2, "an observed state is never forgotten")
+            for model in models { model.stop() }
+            #expect(await eventually { store.count == 0 })
         }
     }
 #endif

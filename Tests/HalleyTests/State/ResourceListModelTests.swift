@@ -166,5 +166,54 @@
             orders = nil
             #expect(await eventually { store.subscriberCount == 0 }, "a released list follows nothing")
         }
+
+        @Test func aRefreshIntervalAsksForEveryLoadedPageAgainWhileTheListFollows() async throws {
+            let api = ScriptedAPI()
+            await Self.serveOrders(api, pages: 2, size: 3)
+            let manager = await stateManager(api)
+            let orders = list(manager)
+            orders.refreshInterval = .milliseconds(5)
+            await orders.loadMore()
+            await orders.loadMore()
+            func gets(_ page: Int) async -> Int {
+                await api.requester.requests.filter { $0.url == Graph.url("/orders?page=\(page)") }.count
+            }
+            let (first, second) = (await gets(0), await gets(1))
+            await Self.serveOrders(api, pages: 2, size: 3, numbers: [1: [4, 5, 6, 7]])
+            var asked = false
+            for _ in 0..<2_000 {
+                if await gets(0) >= first + 2, await gets(1) >= second + 2 {
+                    asked = true
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(asked, "both pages asked again, more than once")
+            #expect(await eventually { orders.items.map(\.number) == [1, 2, 3, 4, 5, 6, 7] })
+            orders.stop()
+            try? await Task.sleep(for: .milliseconds(20))
+            let stopped = await api.requester.requestCount
+            try? await Task.sleep(for: .milliseconds(50))
+            #expect(await api.requester.requestCount == stopped, "stopped: no more ticks")
+            #expect(orders.error == nil)
+        }
+
+        @Test func aRefreshIntervalThatIsNotPositiveIsATypedErrorNotABusyLoop() async throws {
+            for interval in [Duration.zero, .milliseconds(-5)] {
+                let api = ScriptedAPI()
+                await Self.serveOrders(api, pages: 1, size: 2)
+                let manager = await stateManager(api)
+                let orders = list(manager)
+                await orders.loadMore()
+                let requests = await api.requester.requestCount
+                orders.refreshInterval = interval
+                let error = try #require(orders.error as? HalleyError)
+                #expect(error.code == .invalidArgument)
+                #expect(error.message.contains("refreshInterval must be longer than zero"))
+                try? await Task.sleep(for: .milliseconds(30))
+                #expect(await api.requester.requestCount == requests)
+                orders.stop()
+            }
+        }
     }
 #endif
