@@ -31,14 +31,17 @@ if arguments.list {
     exit(0)
 }
 
-// The main thread blocks on a semaphore instead of using top-level `await`: top-level code
-// parks the main thread in libdispatch's `dispatch_main` (`sigsuspend`), which crashes
-// valgrind 3.19 ("Valgrind received a signal 11"), and callgrind must be able to run this.
+// The main thread runs the main run loop until the runner ends, so main-actor work (the live
+// list's figure) runs on it, rather than top-level `await`: that parks the main thread in
+// libdispatch's `dispatch_main` (`sigsuspend`), which crashes valgrind 3.19 ("Valgrind
+// received a signal 11"), and callgrind must be able to run this.
 let status = ExitStatus(0)
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
     status.set(await BenchRunner.run(arguments, scenarios: scenarios))
     finished.signal()
 }
-finished.wait()
+while finished.wait(timeout: .now()) == .timedOut {
+    _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
+}
 exit(status.get())
