@@ -415,7 +415,7 @@ public enum StubFault: Sendable, Hashable {
 
 /// Answers requests from a ``StubAPI`` in memory: no sockets, no threads. Cancelling the
 /// calling task ends a route's latency at once with `CancellationError`.
-public struct StubRequester: RequesterInterface, Sendable {
+public struct StubRequester: ResourceRequester, Sendable {
     /// The API answering.
     public let api: StubAPI
 
@@ -453,6 +453,9 @@ public struct StubRequester: RequesterInterface, Sendable {
         }
     }
 }
+
+// Tests written against 0.2.0 pass it as `any RequesterInterface`.
+extension StubRequester: RequesterInterface {}
 
 /// A mistake in a ``StubAPI``'s declarations: a route (one method and path) declared twice.
 /// The API's requests fail with it (in memory), and ``StubAPI/serve()`` throws its description.

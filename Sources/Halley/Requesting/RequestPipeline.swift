@@ -15,7 +15,7 @@ import HalleyTransport
 /// the call's); the cache and the credential refresher are shared through the manager's
 /// configuration.
 final class RequestPipeline: Sendable {
-    let requester: any RequesterInterface & Sendable
+    let requester: any ResourceRequester & Sendable
     /// When the call started; request records are measured from here.
     let start: ContinuousClock.Instant
 
@@ -92,7 +92,7 @@ final class RequestPipeline: Sendable {
     /// - Parameter semaphore: The limit on requests in flight, when calls share one (the item
     ///   fetches of a collection page); the call's own otherwise.
     init(
-        requester: any RequesterInterface & Sendable, settings: Settings, trustRoot: URL,
+        requester: any ResourceRequester & Sendable, settings: Settings, trustRoot: URL,
         semaphore: AsyncSemaphore? = nil
     ) {
         self.requester = requester

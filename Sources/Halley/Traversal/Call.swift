@@ -87,7 +87,7 @@ struct Call: Sendable {
         }
         let trustRoot = trustRoot ?? ownTrustRoot
         let pipeline = RequestPipeline(
-            requester: manager.requester, settings: Self.pipelineSettings(manager.configuration, options),
+            requester: manager.resourceRequester, settings: Self.pipelineSettings(manager.configuration, options),
             trustRoot: trustRoot, semaphore: semaphore)
         if let link {
             root = try Self.resolver(options: options, variables: variables, pipeline: pipeline)

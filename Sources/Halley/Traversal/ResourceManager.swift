@@ -95,20 +95,47 @@ public struct ResourceManager: Sendable {
         public init() {}
     }
 
-    /// Sends the requests.
+    /// The requester, as the original Halley's protocol: the one given to the manager when it
+    /// is a ``RequesterInterface``, else a view of ``resourceRequester`` that forwards to it.
+    ///
+    /// Kept with its type so that code passing it on as `any RequesterInterface` compiles as
+    /// before; new code reads ``resourceRequester``.
     public let requester: any RequesterInterface & Sendable
+    /// The requester that sends every request: the one given to the manager (a non-`Sendable`
+    /// one in the wrapper that serialises it).
+    public let resourceRequester: any ResourceRequester & Sendable
     /// Settings shared by every call.
     public var configuration: Configuration
 
     /// Creates a manager.
     ///
+    /// ```swift
+    /// let manager = ResourceManager(requester: URLSessionRequester())
+    /// ```
+    ///
     /// - Parameters:
-    ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
+    ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP, or your own
+    ///     ``ResourceRequester``.
+    ///   - configuration: Headers, variables, concurrency and observer for every call.
+    public init<Requester: ResourceRequester & Sendable>(
+        requester: Requester, configuration: Configuration = Configuration()
+    ) {
+        self.requester = RequesterInterfaceView(requester)
+        self.resourceRequester = requester
+        self.configuration = configuration
+    }
+
+    /// Creates a manager around a requester of the original Halley's protocol, or one written
+    /// for 0.2.0, which ``requester`` then returns as it is.
+    ///
+    /// - Parameters:
+    ///   - requester: Sends the requests.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
     public init<Requester: RequesterInterface & Sendable>(
         requester: Requester, configuration: Configuration = Configuration()
     ) {
         self.requester = requester
+        self.resourceRequester = requester
         self.configuration = configuration
     }
 
@@ -132,7 +159,7 @@ public struct ResourceManager: Sendable {
     /// The manager takes the requester over (`sending`) and never lets two threads into it at
     /// once. A completion-handler requester is entered only for
     /// ``RequesterInterface/requestResource(at:completion:)``, which returns at once, so its
-    /// requests still run concurrently; one that implements ``RequesterInterface/response(for:)``
+    /// requests still run concurrently; one that implements ``ResourceRequester/response(for:)``
     /// instead gets the whole request and answers in full, one request at a time. To have an
     /// `async` requester's requests overlap, pass it with `Sendable` in its type
     /// (`any RequesterInterface & Sendable`, not `any RequesterInterface`); actors and Halley's
@@ -140,7 +167,9 @@ public struct ResourceManager: Sendable {
     public init<Requester: RequesterInterface>(
         requester: sending Requester, configuration: Configuration = Configuration()
     ) {
-        self.requester = sharedRequester(requester)
+        let shared = sharedRequester(requester)
+        self.requester = shared
+        self.resourceRequester = shared
         self.configuration = configuration
     }
 

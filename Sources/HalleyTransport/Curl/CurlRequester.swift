@@ -64,7 +64,7 @@ import HalleyHAL
 @available(tvOS, unavailable, message: "libcurl is not part of tvOS; use URLSessionRequester")
 @available(watchOS, unavailable, message: "libcurl is not part of watchOS; use URLSessionRequester")
 @available(visionOS, unavailable, message: "libcurl is not part of visionOS; use URLSessionRequester")
-public struct CurlRequester: RequesterInterface, Sendable {
+public struct CurlRequester: ResourceRequester, Sendable {
     private let owner: EngineOwner
     private let credentialHeaders: Set<String>
     private let maxRedirects: Int
@@ -102,7 +102,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// Whether libcurl can be loaded in this process.
     ///
     /// ```swift
-    /// let requester: any RequesterInterface = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
+    /// let requester: any ResourceRequester = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
     /// ```
     public static var isAvailable: Bool { CurlLibrary.loadFailure == nil }
 

@@ -11,7 +11,7 @@ import HalleyHAL
 /// _ = try await manager.resource(from: URL(string: "https://api.example.com/")!)
 /// await requester.requestCount   // 1
 /// ```
-public actor InMemoryRequester: RequesterInterface {
+public actor InMemoryRequester: ResourceRequester {
     /// A canned response.
     public struct Route: Sendable {
         /// The status.

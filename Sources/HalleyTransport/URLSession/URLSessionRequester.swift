@@ -73,7 +73,7 @@ import HalleyHAL
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester(maxConnectionsPerHost: 16))
 /// ```
-public struct URLSessionRequester: RequesterInterface, Sendable {
+public struct URLSessionRequester: ResourceRequester, Sendable {
     private let owner: SessionOwner
     /// The proxy rules, the environment already read; `nil` for a caller's session.
     private let proxy: ProxyConfiguration?
