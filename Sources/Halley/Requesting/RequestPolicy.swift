@@ -7,7 +7,7 @@ import HalleyTransport
 /// ```swift
 /// configuration.headerProvider = { ["Authorization": "Bearer \(try await tokens.current())"] }
 /// ```
-public typealias HeaderProvider = @Sendable () async throws -> HTTPHeaders
+public typealias HeaderProvider = @Sendable () async throws -> HeaderFields
 
 /// The last chance to change a request before it is sent (after every header rule).
 public typealias RequestConfigurator = @Sendable (_ request: inout ResourceRequest) async throws -> Void
@@ -45,7 +45,7 @@ public typealias ResponseFallback =
 /// ```
 public struct RequestPolicy: Sendable {
     /// Header fields for every request (credential-bearing ones only to trusted origins).
-    public var headers: HTTPHeaders = [:]
+    public var headers: HeaderFields = [:]
     /// Template variables for templated links and a templated root.
     public var variables: [String: TemplateValue] = [:]
     /// Header names that carry credentials: sent only to trusted origins. `Authorization`,
