@@ -17,21 +17,14 @@ public struct ResourceManager: Sendable {
     /// Settings shared by every call of a manager.
     ///
     /// The fields a call can also set live in ``policy`` (see ``RequestPolicy`` for how a
-    /// call's options are laid over them) and read and write as the configuration's own:
-    /// `configuration.headers`, `configuration.requestTimeout`.
+    /// call's options are laid over them); each has a property of the same name here (see
+    /// ``RequestPolicyLayer``), so `configuration.headers` is `configuration.policy.headers`.
     @dynamicMemberLookup
-    public struct Configuration: Sendable {
+    public struct Configuration: RequestPolicyLayer, Sendable {
         /// Headers, variables, credentials, hooks, retries, timeouts, validation, fallback and
         /// concurrency for every call: 8 requests in flight, `Authorization`, `Cookie` and
         /// `Proxy-Authorization` as credentials, a 60 s attempt timeout and no retries.
-        public var policy: RequestPolicy = {
-            var policy = RequestPolicy()
-            policy.credentialHeaders = CredentialScope.defaultHeaderNames
-            policy.requestTimeout = .seconds(60)
-            policy.retryPolicy = RequestPolicy.defaultRetryPolicy
-            policy.maxConcurrency = RequestPolicy.defaultMaxConcurrency
-            return policy
-        }()
+        public var policy: RequestPolicy = .managerDefaults
         /// A provider of variables (values and closures) consulted at the start of each call,
         /// below ``RequestPolicy/variables``: ``TemplateVariableProvider/shared`` by default, so values set
         /// on it (or on the original Halley's `DefaultTemplateHandler.shared`) reach every
@@ -72,20 +65,20 @@ public struct ResourceManager: Sendable {
         /// set once for the whole API).
         public var decoder: JSONDecoder = JSONDecoder()
 
-        /// The most requests one call keeps in flight (8 by default).
-        public var maxConcurrency: Int {
-            get { policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency }
-            set { policy.maxConcurrency = newValue }
-        }
         /// How failed requests are retried; no retries by default.
         public var retryPolicy: RetryPolicy {
             get { policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy }
             set { policy.retryPolicy = newValue }
         }
+        /// The most requests one call keeps in flight (8 by default).
+        public var maxConcurrency: Int {
+            get { policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency }
+            set { policy.maxConcurrency = newValue }
+        }
 
-        /// The other fields of ``policy`` (`headers`, `variables`, `credentialHeaders`,
-        /// `allowedOrigins`, `observer`, `configureRequest`, `requestTimeout`, `validator`,
-        /// `fallback`), as if they were the configuration's own.
+        /// A field of ``policy`` by key path: `configuration[dynamicMember: \.headers]`. Every
+        /// field has its own property; this keeps code that names one by key path
+        /// compiling.
         public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RequestPolicy, Value>) -> Value {
             get { policy[keyPath: keyPath] }
             set { policy[keyPath: keyPath] = newValue }
