@@ -51,7 +51,7 @@ public final class StubAPI: Sendable {
     }
 
     private struct RouteKey: Hashable {
-        let method: HTTPMethod
+        let method: RequestMethod
         let path: String
     }
 
@@ -70,7 +70,7 @@ public final class StubAPI: Sendable {
     /// Latency and faults of one path (any method).
     private struct Behaviour {
         var latency: Duration?
-        var faults: [(fault: StubFault, remaining: Int?, method: HTTPMethod?)] = []
+        var faults: [(fault: StubFault, remaining: Int?, method: RequestMethod?)] = []
     }
 
     /// An API with no routes.
@@ -84,7 +84,7 @@ public final class StubAPI: Sendable {
     /// - Returns: The resource with its `self` link, to embed or list elsewhere.
     @discardableResult
     public func resource(
-        _ path: String, _ resource: StubResource, status: Int = 200, headers: HTTPHeaders = [:]
+        _ path: String, _ resource: StubResource, status: Int = 200, headers: HeaderFields = [:]
     ) -> StubResource {
         var served = resource
         served.selfLink = resource.selfLink ?? path
@@ -111,7 +111,7 @@ public final class StubAPI: Sendable {
     }
 
     /// Answers `method` requests to `path` with a fixed response (an action's `201`, say).
-    public func respond(to method: HTTPMethod, _ path: String, with response: StubResponse) {
+    public func respond(to method: RequestMethod, _ path: String, with response: StubResponse) {
         state.withLock { state in
             let route = RouteKey(method: method, path: path)
             state.declare(route)
@@ -122,7 +122,7 @@ public final class StubAPI: Sendable {
     /// Answers `method` requests to `path` with what `handler` returns for each: for
     /// actions and forms whose answer depends on the request.
     public func handle(
-        _ method: HTTPMethod, _ path: String, with handler: @escaping @Sendable (StubRequest) -> StubResponse
+        _ method: RequestMethod, _ path: String, with handler: @escaping @Sendable (StubRequest) -> StubResponse
     ) {
         state.withLock { state in
             let route = RouteKey(method: method, path: path)
@@ -148,7 +148,7 @@ public final class StubAPI: Sendable {
     /// ```swift
     /// api.fault("/contacts/1", .retryAfter(seconds: 1), times: 1)   // then answers normally
     /// ```
-    public func fault(_ path: String, _ fault: StubFault, method: HTTPMethod? = nil, times: Int? = nil) {
+    public func fault(_ path: String, _ fault: StubFault, method: RequestMethod? = nil, times: Int? = nil) {
         state.withLock { $0.behaviours[path, default: Behaviour()].faults.append((fault, times, method)) }
     }
 
@@ -168,7 +168,7 @@ public final class StubAPI: Sendable {
 
     /// The requests to `path`, of `method` or of any method. A path with a query matches that
     /// query only; one without matches every query (`/team` counts `/team?page=1&size=2`).
-    public func requests(to path: String, method: HTTPMethod? = nil) -> [StubRequest] {
+    public func requests(to path: String, method: RequestMethod? = nil) -> [StubRequest] {
         requests.filter { $0.path == path || ($0.pathWithoutQuery == path && !path.contains("?")) }
             .filter { method == nil || $0.method == method }
     }
@@ -332,16 +332,16 @@ public final class StubAPI: Sendable {
 /// One request a ``StubAPI`` received.
 public struct StubRequest: Sendable, Hashable {
     /// `GET`, `POST`, ...
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// The path with its query, as sent (`/contacts?page=1&size=20`).
     public let path: String
     /// The header fields as sent.
-    public let headers: HTTPHeaders
+    public let headers: HeaderFields
     /// The body, empty when there was none.
     public let body: Data
 
     /// A request as the API sees it.
-    public init(method: HTTPMethod, path: String, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(method: RequestMethod, path: String, headers: HeaderFields = [:], body: Data = Data()) {
         self.method = method
         self.path = path.isEmpty ? "/" : path
         self.headers = headers
@@ -371,20 +371,20 @@ public struct StubResponse: Sendable, Hashable {
     /// The status code.
     public var status: Int
     /// The header fields; `Content-Length` is added when served.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body.
     public var body: Data
 
     /// A response with these parts.
-    public init(status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
+    public init(status: Int = 200, headers: HeaderFields = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A HAL document (`application/hal+json`).
-    public static func json(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
-        var all: HTTPHeaders = ["Content-Type": "application/hal+json"]
+    public static func json(_ value: JSONValue, status: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
+        var all: HeaderFields = ["Content-Type": "application/hal+json"]
         all.merge(headers)
         return StubResponse(status: status, headers: all, body: value.serialized())
     }
@@ -400,7 +400,7 @@ public struct StubResponse: Sendable, Hashable {
 /// What a route does instead of answering normally.
 public enum StubFault: Sendable, Hashable {
     /// Answers with this status (and headers and body) instead.
-    case status(Int, headers: HTTPHeaders = [:], body: Data = Data())
+    case status(Int, headers: HeaderFields = [:], body: Data = Data())
     /// Answers `status` (`503` or `429`) with `Retry-After: seconds`.
     case retryAfter(status: Int = 503, seconds: Int)
     /// Answers normally, `delay` later (on top of the route's latency).
@@ -415,7 +415,7 @@ public enum StubFault: Sendable, Hashable {
 
 /// Answers requests from a ``StubAPI`` in memory: no sockets, no threads. Cancelling the
 /// calling task ends a route's latency at once with `CancellationError`.
-public struct StubRequester: RequesterInterface, Sendable {
+public struct StubRequester: ResourceRequester, Sendable {
     /// The API answering.
     public let api: StubAPI
 
@@ -453,6 +453,9 @@ public struct StubRequester: RequesterInterface, Sendable {
         }
     }
 }
+
+// Tests written against 0.2.0 pass it as `any RequesterInterface`.
+extension StubRequester: RequesterInterface {}
 
 /// A mistake in a ``StubAPI``'s declarations: a route (one method and path) declared twice.
 /// The API's requests fail with it (in memory), and ``StubAPI/serve()`` throws its description.

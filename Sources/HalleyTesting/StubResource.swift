@@ -61,7 +61,7 @@ public struct StubResource: Sendable {
     /// - Parameters:
     ///   - target: Where the form is submitted; `nil` leaves it out (the resource's `self`).
     public func form(
-        _ key: String = "default", method: HTTPMethod, target: String? = nil, title: String? = nil,
+        _ key: String = "default", method: RequestMethod, target: String? = nil, title: String? = nil,
         contentType: String? = nil, properties: [StubFormProperty] = []
     ) -> StubResource {
         var copy = self
@@ -133,7 +133,7 @@ public struct StubLink: Sendable, Hashable {
 
 /// A HAL-FORMS template of a ``StubResource``.
 struct StubForm: Sendable {
-    var method: HTTPMethod
+    var method: RequestMethod
     var target: String?
     var title: String?
     var contentType: String?

@@ -182,7 +182,7 @@ public final class StubServer: Sendable {
             }
         }
 
-        private static func encode(_ response: StubResponse, method: HTTPMethod, keepAlive: Bool) -> [UInt8] {
+        private static func encode(_ response: StubResponse, method: RequestMethod, keepAlive: Bool) -> [UInt8] {
             var head = "HTTP/1.1 \(response.status) \(reason(response.status))\r\n"
             for field in response.headers where field.name.lowercased() != "content-length" {
                 head += "\(field.name): \(field.value)\r\n"
@@ -258,11 +258,11 @@ private struct RequestReader {
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count == 3 else { return nil }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.merge(HTTPHeaders([(String(line[..<colon]), value)]))
+            headers.merge(HeaderFields([(String(line[..<colon]), value)]))
         }
         let length = headers["Content-Length"].flatMap(Int.init) ?? 0
         while pending.count < length {
@@ -272,7 +272,7 @@ private struct RequestReader {
         pending.removeFirst(length)
         let keepAlive = headers["Connection"]?.lowercased() != "close" && requestLine[2] == "HTTP/1.1"
         let request = StubRequest(
-            method: HTTPMethod(rawValue: String(requestLine[0])), path: String(requestLine[1]), headers: headers,
+            method: RequestMethod(rawValue: String(requestLine[0])), path: String(requestLine[1]), headers: headers,
             body: body)
         return (request, keepAlive)
     }

@@ -186,7 +186,7 @@ struct RequestArguments {
     /// `--var` values, for a templated root and every templated link followed.
     let variables: [String: TemplateValue]
     /// `--header` fields, in order.
-    let headers: HTTPHeaders
+    let headers: HeaderFields
     /// `--allow-origin` origins, trusted with the headers besides the root's origin.
     let allowedOrigins: Set<Origin>
     /// `--fixtures` directory, answering instead of the network.
@@ -489,7 +489,7 @@ struct SendArguments {
     /// Where to send (or, with `--rel`, the resource whose link says where) and what headers.
     let request: RequestArguments
     /// The method, uppercased when it is one of the common ones.
-    let method: HTTPMethod
+    let method: RequestMethod
     /// `--rel`: send to the target of this relation of the resource at the URL.
     let rel: LinkRelation?
     /// `--data`: the JSON body as given (checked to be JSON), or `nil` for none.
@@ -570,8 +570,8 @@ enum ValueParser {
     }
 
     /// `Name: Value` header fields. A later field with the same name replaces the earlier.
-    static func headers(_ fields: [String], command: String) throws(ToolError) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    static func headers(_ fields: [String], command: String) throws(ToolError) -> HeaderFields {
+        var headers = HeaderFields()
         for field in fields {
             guard let colon = field.firstIndex(of: ":") else {
                 throw ToolError.usage("--header \"\(field)\" is not \"Name: Value\"", command: command)
@@ -630,15 +630,15 @@ enum ValueParser {
     }
 
     /// An HTTP method token (RFC 9110, 9.1); the common methods in any case are uppercased.
-    static func method(_ text: String, command: String) throws(ToolError) -> HTTPMethod {
-        let common: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+    static func method(_ text: String, command: String) throws(ToolError) -> RequestMethod {
+        let common: [RequestMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
         if let known = common.first(where: { $0.rawValue.caseInsensitiveCompare(text) == .orderedSame }) {
             return known
         }
         guard isToken(text) else {
             throw ToolError.usage("\"\(text)\" is not an HTTP method (e.g. POST, PUT, PATCH, DELETE)", command: command)
         }
-        return HTTPMethod(rawValue: text)
+        return RequestMethod(rawValue: text)
     }
 
     /// `--data`: JSON text, or `@FILE` holding JSON. The bytes are sent as given.

@@ -41,7 +41,7 @@ struct SendCommand {
 
     /// The `--data` bytes as given, as `application/json` unless a `--header` names another
     /// `Content-Type` (say, `application/merge-patch+json`).
-    static func body(_ data: Data?, headers: HTTPHeaders) -> RequestBody {
+    static func body(_ data: Data?, headers: HeaderFields) -> RequestBody {
         guard let data else { return .none }
         return .data(data, contentType: headers["Content-Type"] ?? "application/json")
     }

@@ -58,7 +58,7 @@ struct Session {
         deadline = request.policy.deadline
         self.options = options
 
-        let requester: any RequesterInterface & Sendable
+        let requester: any ResourceRequester & Sendable
         if let directory = request.fixtures {
             requester = FileRequester(directory: directory)
         } else {

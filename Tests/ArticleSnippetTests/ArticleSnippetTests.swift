@@ -316,7 +316,7 @@ import Testing
         var count = 0
         for await _ in durations { count += 1 }
         #expect(count == 1)
-        #expect(serverSideTimed().requester is TimedRequester<URLSessionRequester>)
+        #expect(serverSideTimed().resourceRequester is TimedRequester<URLSessionRequester>)
     }
 
     // MARK: Testing

@@ -39,7 +39,7 @@ func serverSideCredentialHeader() -> ResourceManager.Configuration {
 }
 
 // snippet ServerSideSwift.md "Requester"
-nonisolated struct TimedRequester<Base: RequesterInterface & Sendable>: RequesterInterface, Sendable {
+nonisolated struct TimedRequester<Base: ResourceRequester & Sendable>: ResourceRequester, Sendable {
     let base: Base
     let record: @Sendable (ResourceRequest, Duration) -> Void
 

@@ -15,7 +15,7 @@ enum AF {
 /// The README's `Router`: the app's own request builder.
 struct Router {
     let url: URL
-    let method: HTTPMethod
+    let method: RequestMethod
 }
 
 /// The error type of a stand-in response, as Alamofire's `AFError`.

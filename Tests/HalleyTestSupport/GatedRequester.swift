@@ -4,7 +4,7 @@ import Testing
 
 /// A requester that parks every request until the test releases it, so round trips and
 /// ordering are observed as steps, not as timings that a loaded machine can distort.
-public actor GatedRequester: RequesterInterface {
+public actor GatedRequester: ResourceRequester {
     /// A requester with no documents and nothing parked.
     public init() {}
 

@@ -4,7 +4,7 @@ import Halley
 /// An ``InMemoryRequester`` seen as a requester that ignores ``ResourceRequest/timeout``, as a
 /// completion-handler or home-made requester does: the engine's own watchdog is then all
 /// that holds an attempt to `requestTimeout`, so tests of the watchdog use this.
-public struct LimitIgnoringRequester: RequesterInterface, Sendable {
+public struct LimitIgnoringRequester: ResourceRequester, Sendable {
     public let base: InMemoryRequester
 
     /// `base`, with every request's limit taken off.

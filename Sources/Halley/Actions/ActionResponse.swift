@@ -13,10 +13,10 @@ public struct ActionResponse: Sendable {
     /// The response as received.
     public let response: ResourceResponse
     /// The method the action was sent with; `nil` where the sender did not say.
-    let method: HTTPMethod?
+    let method: RequestMethod?
 
     /// The response to an action sent with `method`.
-    init(response: ResourceResponse, method: HTTPMethod?) {
+    init(response: ResourceResponse, method: RequestMethod?) {
         self.response = response
         self.method = method
     }
@@ -30,7 +30,7 @@ public struct ActionResponse: Sendable {
     /// The status code.
     public var status: Int { response.status }
     /// The response header fields.
-    public var headers: HTTPHeaders { response.headers }
+    public var headers: HeaderFields { response.headers }
     /// The body; empty for `204 No Content`.
     public var body: Data { response.body }
 

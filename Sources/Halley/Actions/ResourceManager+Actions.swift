@@ -19,7 +19,7 @@ extension ResourceManager {
     /// - Throws: ``HalleyError`` (`.http` with the status and problem details, `.transport`,
     ///   `.timeout`, `.validation`, `.unsupportedScheme`).
     public func send(
-        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
+        _ method: RequestMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         ActionResponse(
             response: try await Call(self, at: .url(url), options: options).send(method, to: url, body: body),
@@ -28,7 +28,7 @@ extension ResourceManager {
 
     /// Sends an action to a URL template expanded with the call's variables.
     public func send(
-        _ method: HTTPMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
+        _ method: RequestMethod, to template: String, body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         let call = try Call(self, at: .template(template), options: options)
         return ActionResponse(response: try await call.send(method, to: call.rootURL, body: body), method: method)
@@ -47,7 +47,7 @@ extension ResourceManager {
     /// - Throws: ``HalleyError/Code/missingRelation`` naming the rels the resource has, and as
     ///   ``send(_:to:body:options:)-(_,URL,_,_)``.
     public func send(
-        _ method: HTTPMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
+        _ method: RequestMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
         body: RequestBody = .none, options: CallOptions = CallOptions()
     ) async throws -> ActionResponse {
         // Actions act on a link: `_links` first, an embedded resource's own `self` otherwise.
@@ -64,7 +64,7 @@ extension ResourceManager {
 
     /// Sends an action and decodes the response body as `type`.
     public func send<Value: Decodable>(
-        _ method: HTTPMethod, to url: URL, body: RequestBody = .none, decoding type: Value.Type,
+        _ method: RequestMethod, to url: URL, body: RequestBody = .none, decoding type: Value.Type,
         decoder: JSONDecoder? = nil, options: CallOptions = CallOptions()
     ) async throws -> Value {
         try await send(method, to: url, body: body, options: options).decode(

@@ -101,7 +101,7 @@
         /// `send(_:to:body:options:)` as a publisher: the action's response, or its
         /// ``HalleyError``.
         public func sendPublisher(
-            _ method: HTTPMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
+            _ method: RequestMethod, to url: URL, body: RequestBody = .none, options: CallOptions = CallOptions()
         ) -> AnyPublisher<ActionResponse, any Error> {
             failingPublisher { try await self.send(method, to: url, body: body, options: options) }
         }
@@ -109,7 +109,7 @@
         /// `send(_:rel:of:linkName:body:options:)` as a publisher: the action on the link of
         /// `rel` on a fetched resource.
         public func sendPublisher(
-            _ method: HTTPMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
+            _ method: RequestMethod, rel: LinkRelation, of resource: HALResource, linkName: String? = nil,
             body: RequestBody = .none, options: CallOptions = CallOptions()
         ) -> AnyPublisher<ActionResponse, any Error> {
             failingPublisher {
@@ -145,7 +145,7 @@
         }
 
         /// ``send(_:body:)`` as a publisher: an action where the chain ends.
-        public func sendPublisher(_ method: HTTPMethod, body: RequestBody = .none)
+        public func sendPublisher(_ method: RequestMethod, body: RequestBody = .none)
             -> AnyPublisher<ActionResponse, any Error>
         {
             failingPublisher { try await self.send(method, body: body) }

@@ -2,6 +2,11 @@ import Foundation
 import HalleyHAL
 
 /// A JSON object as Foundation types, the original Halley's result of manual traversal.
+///
+/// Kept under the original Halley's name, which its README's code uses. Alamofire declares a
+/// `Parameters` too, so where a file imports both, write `Halley.Parameters` (or
+/// `[String: Any]`, the same type). A second name would add nothing: new code reads
+/// ``JSONValue`` instead.
 public typealias Parameters = [String: Any]
 
 extension CallOptions {

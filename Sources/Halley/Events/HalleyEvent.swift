@@ -109,7 +109,7 @@ extension RequestRecord: CustomStringConvertible {
 /// One request as observed by the engine.
 public struct RequestRecord: Sendable, Hashable {
     /// The method.
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// The URL requested.
     public let url: URL
     /// The include path that caused it; `nil` for the root.
@@ -128,14 +128,14 @@ public struct RequestRecord: Sendable, Hashable {
     public let attempt: Int
     /// The response's header fields, once known (in ``HalleyEvent/requestFinished(_:)``
     /// with a response).
-    public internal(set) var headers: HTTPHeaders? = nil
+    public internal(set) var headers: HeaderFields? = nil
     /// How the response travelled, when the request asked for metrics and the requester
     /// measured them (see ``TransferMetrics``).
     public internal(set) var metrics: TransferMetrics? = nil
     /// The header fields the request was handed to the requester with (after every layer and
     /// `configureRequest`; the requester adds its transport's own, such as `Host`). They
     /// include credentials (`Authorization`): log them with care. ``description`` leaves them out.
-    public internal(set) var requestHeaders: HTTPHeaders? = nil
+    public internal(set) var requestHeaders: HeaderFields? = nil
 }
 
 /// A closure receiving ``HalleyEvent``s. It is called from many tasks at once, so it

@@ -115,7 +115,7 @@ public struct FollowChain: Sendable {
     /// Sends an action to where the chain ends (the last hop is not fetched).
     ///
     /// Credentials go to the origin of the resource holding the last link.
-    public func send(_ method: HTTPMethod, body: RequestBody = .none) async throws -> ActionResponse {
+    public func send(_ method: RequestMethod, body: RequestBody = .none) async throws -> ActionResponse {
         let call = try Call(manager, at: callStart, options: options)
         let (url, trust) = try await call.follow { context, target in
             (try target.destination(context.resolver), target.trustRoot)

@@ -15,7 +15,7 @@ import HalleyTransport
 /// the call's); the cache and the credential refresher are shared through the manager's
 /// configuration.
 final class RequestPipeline: Sendable {
-    let requester: any RequesterInterface & Sendable
+    let requester: any ResourceRequester & Sendable
     /// When the call started; request records are measured from here.
     let start: ContinuousClock.Instant
 
@@ -34,7 +34,7 @@ final class RequestPipeline: Sendable {
     /// of a call usually carries the same, and a SHA-256 and a sort per resource would cost
     /// more than reading a fresh state. Kept for the call only, as the call's headers are.
     private let lastScope = LockedValue<
-        (names: Set<String>, headers: HTTPHeaders, credentials: [String], scope: StateScope)?
+        (names: Set<String>, headers: HeaderFields, credentials: [String], scope: StateScope)?
     >(nil)
     /// ``staticScope(of:_:)``'s two answers, once known (the call's headers never change).
     private let staticScopes = LockedValue<(trusted: StateScope?, untrusted: StateScope?)>((nil, nil))
@@ -92,7 +92,7 @@ final class RequestPipeline: Sendable {
     /// - Parameter semaphore: The limit on requests in flight, when calls share one (the item
     ///   fetches of a collection page); the call's own otherwise.
     init(
-        requester: any RequesterInterface & Sendable, settings: Settings, trustRoot: URL,
+        requester: any ResourceRequester & Sendable, settings: Settings, trustRoot: URL,
         semaphore: AsyncSemaphore? = nil
     ) {
         self.requester = requester
@@ -124,19 +124,19 @@ final class RequestPipeline: Sendable {
         start = .now
     }
 
-    private let headers: HTTPHeaders
+    private let headers: HeaderFields
     /// The call's `Accept` field and the default `User-Agent`, made once: a request's headers
     /// start from them (a copy shares its storage), where setting the fields on each request
     /// allocated an array.
-    private let baseHeaders: HTTPHeaders
+    private let baseHeaders: HeaderFields
 
     /// What every request's headers start from, before any of the caller's: `accept`, and
     /// `HalleyVersion.userAgent`, which a `User-Agent` of the caller's replaces in any layer
     /// (manager, header provider, call, the request's own, `configureRequest`).
-    static func baseHeaders(accept: String) -> HTTPHeaders {
-        HTTPHeaders(distinctFields: [
-            HTTPHeaders.Field(name: "Accept", value: accept),
-            HTTPHeaders.Field(name: "User-Agent", value: HalleyVersion.userAgent),
+    static func baseHeaders(accept: String) -> HeaderFields {
+        HeaderFields(distinctFields: [
+            HeaderFields.Field(name: "Accept", value: accept),
+            HeaderFields.Field(name: "User-Agent", value: HalleyVersion.userAgent),
         ])
     }
     private var timeout: Duration? { policy.requestTimeout }
@@ -196,7 +196,7 @@ final class RequestPipeline: Sendable {
     /// `Accept` for a request that asks for something else (a HAL-FORMS options list asks for
     /// its link's `type`).
     func perform<Value>(
-        _ url: URL, method: HTTPMethod, body: RequestBody = .none, headers: HTTPHeaders = [:], includePath: String?,
+        _ url: URL, method: RequestMethod, body: RequestBody = .none, headers: HeaderFields = [:], includePath: String?,
         acceptHeader: String? = nil, accept: (ResourceResponse) throws(HalleyError) -> Value
     ) async throws -> Value {
         let draft = Draft(
@@ -309,7 +309,7 @@ final class RequestPipeline: Sendable {
 
     /// A `GET` for the state layer: `validators` (a stored state's `ETag` and `Last-Modified`)
     /// make it conditional, and then a `304` is an answer, returned with no document.
-    func revalidate(_ url: URL, validators: HTTPHeaders) async throws -> (
+    func revalidate(_ url: URL, validators: HeaderFields) async throws -> (
         response: ResourceResponse, document: HALResource?
     ) {
         let draft = Draft(
@@ -430,14 +430,14 @@ final class RequestPipeline: Sendable {
     /// What a request is before its headers are computed: each attempt computes them anew.
     private struct Draft {
         let location: LazyURL
-        let method: HTTPMethod
+        let method: RequestMethod
         let body: RequestBody
         let includePath: String?
         /// `Accept` when not the call's HAL one.
         let accept: String?
         /// Headers of this request alone (`If-Match`, `Prefer`, a handle's validators), after
         /// the call's.
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         /// Whether a `304` answers the request (it carries its own validators).
         var acceptsNotModified = false
     }
@@ -482,7 +482,7 @@ final class RequestPipeline: Sendable {
 
     /// The request of `draft` with the manager's and the provider's `fields`, then the call's
     /// (credential ones only for trusted origins), and the body.
-    private func assembled(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
+    private func assembled(_ draft: Draft, fields: HeaderFields) -> ResourceRequest {
         var request = headed(draft, fields: fields)
         if let (data, contentType) = draft.body.encoded {
             request.body = data
@@ -494,7 +494,7 @@ final class RequestPipeline: Sendable {
     /// `draft` as a request with `fields` (the manager's and the provider's headers), then the
     /// policy's and the draft's, each credential only where the scope lets it go: what
     /// ``build(_:)`` does before the body and the `configureRequest` hook.
-    private func headed(_ draft: Draft, fields: HTTPHeaders) -> ResourceRequest {
+    private func headed(_ draft: Draft, fields: HeaderFields) -> ResourceRequest {
         var fields = fields
         // Shared, not built: every request of the call starts with the same fields.
         var headers = draft.accept.map(Self.baseHeaders(accept:)) ?? baseHeaders
@@ -841,7 +841,7 @@ final class RequestPipeline: Sendable {
     }
 }
 
-extension HTTPMethod {
+extension RequestMethod {
     /// GET, HEAD and OPTIONS do not change the resource (RFC 9110, 9.2.1).
     var isSafe: Bool { self == .get || self == .head || self == .options }
 }

@@ -7,7 +7,7 @@ import HalleyTransport
 /// ```swift
 /// configuration.headerProvider = { ["Authorization": "Bearer \(try await tokens.current())"] }
 /// ```
-public typealias HeaderProvider = @Sendable () async throws -> HTTPHeaders
+public typealias HeaderProvider = @Sendable () async throws -> HeaderFields
 
 /// The last chance to change a request before it is sent (after every header rule).
 public typealias RequestConfigurator = @Sendable (_ request: inout ResourceRequest) async throws -> Void
@@ -45,7 +45,7 @@ public typealias ResponseFallback =
 /// ```
 public struct RequestPolicy: Sendable {
     /// Header fields for every request (credential-bearing ones only to trusted origins).
-    public var headers: HTTPHeaders = [:]
+    public var headers: HeaderFields = [:]
     /// Template variables for templated links and a templated root.
     public var variables: [String: TemplateValue] = [:]
     /// Header names that carry credentials: sent only to trusted origins. `Authorization`,
@@ -123,9 +123,28 @@ public struct RequestPolicy: Sendable {
     }
 }
 
+// Every default of the request policy, each written once: a new manager's configuration starts
+// from `managerDefaults`, and the pipeline falls back to the same values for a field that no
+// layer sets (a configuration whose `policy` was replaced).
 extension RequestPolicy {
-    /// The most requests in flight when no layer sets ``maxConcurrency``.
+    /// The most requests in flight, for a new manager and when no layer sets ``maxConcurrency``.
     static let defaultMaxConcurrency = 8
-    /// The retries when no layer sets ``retryPolicy``: none.
+    /// The retries, for a new manager and when no layer sets ``retryPolicy``: none.
     static let defaultRetryPolicy = RetryPolicy.none
+    /// A new manager's limit on one request attempt. When no layer sets one, there is none.
+    static let defaultRequestTimeout: Duration = .seconds(60)
+    /// A new manager's credential headers; the pipeline treats them as credentials whatever
+    /// a policy lists.
+    static let defaultCredentialHeaders = CredentialScope.defaultHeaderNames
+
+    /// The policy a new ``ResourceManager/Configuration`` holds: the defaults above, nothing
+    /// else set.
+    static let managerDefaults: RequestPolicy = {
+        var policy = RequestPolicy()
+        policy.credentialHeaders = defaultCredentialHeaders
+        policy.requestTimeout = defaultRequestTimeout
+        policy.retryPolicy = defaultRetryPolicy
+        policy.maxConcurrency = defaultMaxConcurrency
+        return policy
+    }()
 }

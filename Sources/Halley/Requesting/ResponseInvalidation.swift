@@ -20,7 +20,7 @@ struct ResponseInvalidation: Sendable {
     }
 
     /// The method of the request.
-    let method: HTTPMethod
+    let method: RequestMethod
     /// The URL the request was sent to.
     let target: URL
     /// Whether the response was a 2xx: only then does anything change.
@@ -39,7 +39,7 @@ struct ResponseInvalidation: Sendable {
 
     /// Reads `response`, the answer to `method` at `target`, trusting the target's origin and
     /// whatever `trusts` accepts.
-    init(method: HTTPMethod, target: URL, response: ResourceResponse, trusts: (URL) -> Bool) {
+    init(method: RequestMethod, target: URL, response: ResourceResponse, trusts: (URL) -> Bool) {
         self.method = method
         self.target = target
         succeeded = response.isSuccess

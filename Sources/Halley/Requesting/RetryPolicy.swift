@@ -32,7 +32,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Whether transport errors (and per-request timeouts) are retried.
     public var retriesTransportErrors: Bool
     /// Methods that may be retried; POST and PATCH are not idempotent, so they are left out.
-    public var retryableMethods: Set<HTTPMethod>
+    public var retryableMethods: Set<RequestMethod>
     /// The longest `Retry-After` honoured.
     public var maxRetryAfter: Duration
 
@@ -41,7 +41,7 @@ public struct RetryPolicy: Sendable, Hashable {
         maxAttempts: Int, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
         multiplier: Double = 2, jitter: Double = 0.2, retryableStatuses: Set<Int> = [408, 429, 502, 503, 504],
         retriesTransportErrors: Bool = true,
-        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options],
+        retryableMethods: Set<RequestMethod> = [.get, .head, .put, .delete, .options],
         maxRetryAfter: Duration = .seconds(60)
     ) {
         self.maxAttempts = max(1, maxAttempts)

@@ -66,7 +66,7 @@ struct SelectingHeaders: Sendable, Hashable {
     }
 
     /// The lowercased, sorted, distinct names of `headers`' `Vary` fields (`*` included).
-    static func varyNames(_ headers: HTTPHeaders) -> [String] {
+    static func varyNames(_ headers: HeaderFields) -> [String] {
         var names: Set<String> = []
         for field in headers where field.name.lowercased() == "vary" {
             for name in field.value.split(separator: ",") {

@@ -54,7 +54,7 @@ public struct ExpectedState: Sendable {
     public static let mergePatch = ExpectedState(kind: .mergePatch)
 
     /// The change to apply to the current state, and the body to send.
-    func resolved(_ body: RequestBody, method: HTTPMethod, url: URL) throws(HalleyError) -> (
+    func resolved(_ body: RequestBody, method: RequestMethod, url: URL) throws(HalleyError) -> (
         change: @Sendable (JSONObject) -> JSONObject, body: RequestBody
     ) {
         switch kind {
@@ -95,7 +95,7 @@ public struct ExpectedState: Sendable {
 /// ```
 public struct RejectedEdit: Sendable, Hashable {
     /// The write's method.
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// Why it failed: the write's error (a ``HalleyError`` with the server's answer, or
     /// `CancellationError`).
     public let error: any Error
@@ -171,7 +171,7 @@ extension ResourceHandle {
     }
 
     private func optimisticWrite(
-        _ method: HTTPMethod, body: RequestBody, options: WriteOptions, expected: ExpectedState
+        _ method: RequestMethod, body: RequestBody, options: WriteOptions, expected: ExpectedState
     ) async throws -> ActionResponse {
         let (change, sent) = try expected.resolved(body, method: method, url: url)
         let scope = try await stateScope()

@@ -137,7 +137,7 @@ extension StateStorage {
             json["_embedded"] = .object(embedded)
         }
         guard changed, let resource = try? HALResource(json: .object(json), url: state.url) else { return state }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for field in state.headers where !["etag", "last-modified"].contains(field.name.lowercased()) {
             headers[field.name] = field.value
         }

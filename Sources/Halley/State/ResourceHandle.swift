@@ -218,7 +218,7 @@ public struct ResourceHandle: Sendable, Hashable {
     {
         let found = store.stored(url, scope: scope)
         let held = found?.stored
-        var validators: HTTPHeaders = [:]
+        var validators: HeaderFields = [:]
         if let held, !held.state.isEmbedded {
             if let etag = held.state.etag { validators["If-None-Match"] = etag }
             if let lastModified = held.state.lastModified { validators["If-Modified-Since"] = lastModified }
@@ -318,13 +318,13 @@ public struct ResourceHandle: Sendable, Hashable {
 
     /// The one write path: the action's (``Call/act(_:to:body:headers:)``), with the write's
     /// own headers.
-    func write(_ method: HTTPMethod, body: RequestBody, options write: WriteOptions) async throws
+    func write(_ method: RequestMethod, body: RequestBody, options write: WriteOptions) async throws
         -> ActionResponse
     {
         let call = try call()
         let (store, url) = (self.store, self.url)
         return try await call.withinDeadline {
-            var headers: HTTPHeaders = [:]
+            var headers: HeaderFields = [:]
             if write.preferRepresentation { headers["Prefer"] = "return=representation" }
             if write.ifMatch {
                 let scope = store.stateScope(of: try await call.pipeline.probe(url))

@@ -17,7 +17,7 @@ public struct ResourceState: Sendable, Hashable {
     /// The status of the response that brought it (`200` for an embedded copy).
     public let status: Int
     /// The header fields of that response (the parent's for an embedded copy).
-    public let headers: HTTPHeaders
+    public let headers: HeaderFields
     /// The `ETag` of the response; `nil` for an embedded copy, which has none of its own.
     public let etag: String?
     /// The `Last-Modified` of the response; `nil` for an embedded copy.

@@ -8,7 +8,7 @@ extension ResourceStore {
     /// - Throws: ``HalleyError/Code/invalidArgument`` when the change makes no HAL document of
     ///   the state shown now (nothing is shown, nothing is sent).
     func beginEdit(
-        _ change: @escaping @Sendable (JSONObject) -> JSONObject, method: HTTPMethod, url: URL, scope: StateScope
+        _ change: @escaping @Sendable (JSONObject) -> JSONObject, method: RequestMethod, url: URL, scope: StateScope
     ) throws(HalleyError) -> UInt64 {
         let target = PendingEdits.Target(scope: scope.credentials, url: url.absoluteString)
         let begun: Result<UInt64, HalleyError> = changing { storage, changes in
@@ -43,7 +43,7 @@ extension ResourceStore {
     /// Rolls edit `id` back after its write failed: observers hear the state without it (the
     /// other edits of the resource still applied, in order), once, with `error`. An edit whose
     /// write's success was applied already stays settled: the success wins.
-    func rollBack(_ id: UInt64, method: HTTPMethod, error: any Error) {
+    func rollBack(_ id: UInt64, method: RequestMethod, error: any Error) {
         guard let target = pendingEdits.withLock({ $0.isPending(id) ? $0.target(of: id) : nil }) else { return }
         let rejection = (target, RejectedEdit(method: method, error: error, id: id))
         changing(rejecting: rejection) { storage, changes in

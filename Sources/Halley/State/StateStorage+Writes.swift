@@ -70,7 +70,7 @@ extension StateStorage {
     }
 
     /// Whether `headers` say `Preference-Applied: return=representation`.
-    static func appliedRepresentation(_ headers: HTTPHeaders) -> Bool {
+    static func appliedRepresentation(_ headers: HeaderFields) -> Bool {
         headers.contains { field in
             field.name.lowercased() == "preference-applied"
                 && field.value.split(separator: ",").contains {

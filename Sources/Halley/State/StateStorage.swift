@@ -145,7 +145,7 @@ struct StateStorage: Sendable {
         var json = stored.state.resource.json
         json["_embedded"] = .object(embedded)
         guard replaced, let resource = try? HALResource(json: .object(json), url: base) else { return stored.state }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for field in stored.state.headers where !["etag", "last-modified"].contains(field.name.lowercased()) {
             headers[field.name] = field.value
         }

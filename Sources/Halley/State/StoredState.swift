@@ -38,7 +38,7 @@ struct Freshness: Sendable {
 
     /// `max-age`, else `no-cache` (revalidate every time), else `defaultFreshness`. A
     /// response that says `Vary: *` is never kept: no later request can be said to match it.
-    init(headers: HTTPHeaders, now: ContinuousClock.Instant, defaultFreshness: Duration) {
+    init(headers: HeaderFields, now: ContinuousClock.Instant, defaultFreshness: Duration) {
         let directives = CacheControl(headers["Cache-Control"])
         isStorable = !directives.noStore && !SelectingHeaders.varyNames(headers).contains("*")
         if directives.noCache {

@@ -87,7 +87,7 @@ struct Call: Sendable {
         }
         let trustRoot = trustRoot ?? ownTrustRoot
         let pipeline = RequestPipeline(
-            requester: manager.requester, settings: Self.pipelineSettings(manager.configuration, options),
+            requester: manager.resourceRequester, settings: Self.pipelineSettings(manager.configuration, options),
             trustRoot: trustRoot, semaphore: semaphore)
         if let link {
             root = try Self.resolver(options: options, variables: variables, pipeline: pipeline)
@@ -221,13 +221,13 @@ struct Call: Sendable {
     }
 
     /// Sends an action within the call's deadline.
-    func send(_ method: HTTPMethod, to url: URL, body: RequestBody) async throws -> ResourceResponse {
+    func send(_ method: RequestMethod, to url: URL, body: RequestBody) async throws -> ResourceResponse {
         try await withinDeadline { try await act(method, to: url, body: body) }
     }
 
     /// The one way an action is sent (``send(_:to:body:)``, follow chains, form submissions):
     /// the call's pipeline, which validates. The caller runs it within the deadline.
-    func act(_ method: HTTPMethod, to url: URL, body: RequestBody, headers: HTTPHeaders = [:]) async throws
+    func act(_ method: RequestMethod, to url: URL, body: RequestBody, headers: HeaderFields = [:]) async throws
         -> ResourceResponse
     {
         try await pipeline.perform(url, method: method, body: body, headers: headers, includePath: nil) { $0 }

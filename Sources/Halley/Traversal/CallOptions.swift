@@ -1,10 +1,11 @@
 import Foundation
 import HalleyHAL
+import HalleyTransport
 
 /// How one call runs, traversal or action: its ``RequestPolicy`` over the manager's (headers,
 /// variables, credentials, observer, hooks, retries, timeout, validation, fallback,
-/// concurrency: read and written as `options.headers` and so on), plus embedded or links
-/// first, limits and parsing.
+/// concurrency, each also a property of its own: `options.headers` and so on), plus embedded
+/// or links first, limits and parsing.
 ///
 /// Options apply at every depth of a traversal, not only to the first fetch.
 ///
@@ -15,7 +16,7 @@ import HalleyHAL
 /// options.maxConcurrency = 16
 /// ```
 @dynamicMemberLookup
-public struct CallOptions: Sendable {
+public struct CallOptions: RequestPolicyLayer, Sendable {
     /// Where an included relation is looked for first.
     public enum Preference: Sendable, Hashable {
         /// Use `_embedded[rel]` when present (no request); follow the link otherwise. HAL's
@@ -26,12 +27,25 @@ public struct CallOptions: Sendable {
         case links
     }
 
-    /// This call's policy, laid over the manager's by ``RequestPolicy/merged(with:)``. Its
-    /// fields read and write as the options' own (`options.headers`, `options.retryPolicy`):
-    /// `nil` in a replace field means "the manager's".
+    /// This call's policy, laid over the manager's by ``RequestPolicy/merged(with:)``. Each of
+    /// its fields has a property of the same name here (`options.headers`,
+    /// `options.retryPolicy`; see ``RequestPolicyLayer``): `nil` in a replace field means
+    /// "the manager's".
     public var policy = RequestPolicy()
 
-    /// The fields of ``policy``, as if they were the options' own.
+    /// How this call's failed requests are retried; `nil`: the manager's.
+    public var retryPolicy: RetryPolicy? {
+        get { policy.retryPolicy }
+        set { policy.retryPolicy = newValue }
+    }
+    /// The most requests this call keeps in flight; `nil`: the manager's.
+    public var maxConcurrency: Int? {
+        get { policy.maxConcurrency }
+        set { policy.maxConcurrency = newValue }
+    }
+
+    /// A field of ``policy`` by key path: `options[dynamicMember: \.headers]`. Every field has
+    /// its own property; this keeps code that names one by key path compiling.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RequestPolicy, Value>) -> Value {
         get { policy[keyPath: keyPath] }
         set { policy[keyPath: keyPath] = newValue }

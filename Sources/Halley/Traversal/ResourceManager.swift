@@ -17,21 +17,14 @@ public struct ResourceManager: Sendable {
     /// Settings shared by every call of a manager.
     ///
     /// The fields a call can also set live in ``policy`` (see ``RequestPolicy`` for how a
-    /// call's options are laid over them) and read and write as the configuration's own:
-    /// `configuration.headers`, `configuration.requestTimeout`.
+    /// call's options are laid over them); each has a property of the same name here (see
+    /// ``RequestPolicyLayer``), so `configuration.headers` is `configuration.policy.headers`.
     @dynamicMemberLookup
-    public struct Configuration: Sendable {
+    public struct Configuration: RequestPolicyLayer, Sendable {
         /// Headers, variables, credentials, hooks, retries, timeouts, validation, fallback and
         /// concurrency for every call: 8 requests in flight, `Authorization`, `Cookie` and
         /// `Proxy-Authorization` as credentials, a 60 s attempt timeout and no retries.
-        public var policy: RequestPolicy = {
-            var policy = RequestPolicy()
-            policy.credentialHeaders = CredentialScope.defaultHeaderNames
-            policy.requestTimeout = .seconds(60)
-            policy.retryPolicy = RequestPolicy.defaultRetryPolicy
-            policy.maxConcurrency = RequestPolicy.defaultMaxConcurrency
-            return policy
-        }()
+        public var policy: RequestPolicy = .managerDefaults
         /// A provider of variables (values and closures) consulted at the start of each call,
         /// below ``RequestPolicy/variables``: ``TemplateVariableProvider/shared`` by default, so values set
         /// on it (or on the original Halley's `DefaultTemplateHandler.shared`) reach every
@@ -72,20 +65,20 @@ public struct ResourceManager: Sendable {
         /// set once for the whole API).
         public var decoder: JSONDecoder = JSONDecoder()
 
-        /// The most requests one call keeps in flight (8 by default).
-        public var maxConcurrency: Int {
-            get { policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency }
-            set { policy.maxConcurrency = newValue }
-        }
         /// How failed requests are retried; no retries by default.
         public var retryPolicy: RetryPolicy {
             get { policy.retryPolicy ?? RequestPolicy.defaultRetryPolicy }
             set { policy.retryPolicy = newValue }
         }
+        /// The most requests one call keeps in flight (8 by default).
+        public var maxConcurrency: Int {
+            get { policy.maxConcurrency ?? RequestPolicy.defaultMaxConcurrency }
+            set { policy.maxConcurrency = newValue }
+        }
 
-        /// The other fields of ``policy`` (`headers`, `variables`, `credentialHeaders`,
-        /// `allowedOrigins`, `observer`, `configureRequest`, `requestTimeout`, `validator`,
-        /// `fallback`), as if they were the configuration's own.
+        /// A field of ``policy`` by key path: `configuration[dynamicMember: \.headers]`. Every
+        /// field has its own property; this keeps code that names one by key path
+        /// compiling.
         public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RequestPolicy, Value>) -> Value {
             get { policy[keyPath: keyPath] }
             set { policy[keyPath: keyPath] = newValue }
@@ -95,20 +88,47 @@ public struct ResourceManager: Sendable {
         public init() {}
     }
 
-    /// Sends the requests.
+    /// The requester, as the original Halley's protocol: the one given to the manager when it
+    /// is a ``RequesterInterface``, else a view of ``resourceRequester`` that forwards to it.
+    ///
+    /// Kept with its type so that code passing it on as `any RequesterInterface` compiles as
+    /// before; new code reads ``resourceRequester``.
     public let requester: any RequesterInterface & Sendable
+    /// The requester that sends every request: the one given to the manager (a non-`Sendable`
+    /// one in the wrapper that serialises it).
+    public let resourceRequester: any ResourceRequester & Sendable
     /// Settings shared by every call.
     public var configuration: Configuration
 
     /// Creates a manager.
     ///
+    /// ```swift
+    /// let manager = ResourceManager(requester: URLSessionRequester())
+    /// ```
+    ///
     /// - Parameters:
-    ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP.
+    ///   - requester: Sends the requests; ``URLSessionRequester`` for HTTP, or your own
+    ///     ``ResourceRequester``.
+    ///   - configuration: Headers, variables, concurrency and observer for every call.
+    public init<Requester: ResourceRequester & Sendable>(
+        requester: Requester, configuration: Configuration = Configuration()
+    ) {
+        self.requester = RequesterInterfaceView(requester)
+        self.resourceRequester = requester
+        self.configuration = configuration
+    }
+
+    /// Creates a manager around a requester of the original Halley's protocol, or one written
+    /// for 0.2.0, which ``requester`` then returns as it is.
+    ///
+    /// - Parameters:
+    ///   - requester: Sends the requests.
     ///   - configuration: Headers, variables, concurrency and observer for every call.
     public init<Requester: RequesterInterface & Sendable>(
         requester: Requester, configuration: Configuration = Configuration()
     ) {
         self.requester = requester
+        self.resourceRequester = requester
         self.configuration = configuration
     }
 
@@ -132,7 +152,7 @@ public struct ResourceManager: Sendable {
     /// The manager takes the requester over (`sending`) and never lets two threads into it at
     /// once. A completion-handler requester is entered only for
     /// ``RequesterInterface/requestResource(at:completion:)``, which returns at once, so its
-    /// requests still run concurrently; one that implements ``RequesterInterface/response(for:)``
+    /// requests still run concurrently; one that implements ``ResourceRequester/response(for:)``
     /// instead gets the whole request and answers in full, one request at a time. To have an
     /// `async` requester's requests overlap, pass it with `Sendable` in its type
     /// (`any RequesterInterface & Sendable`, not `any RequesterInterface`); actors and Halley's
@@ -140,7 +160,9 @@ public struct ResourceManager: Sendable {
     public init<Requester: RequesterInterface>(
         requester: sending Requester, configuration: Configuration = Configuration()
     ) {
-        self.requester = sharedRequester(requester)
+        let shared = sharedRequester(requester)
+        self.requester = shared
+        self.resourceRequester = shared
         self.configuration = configuration
     }
 

@@ -28,7 +28,7 @@ public struct HALForm: Sendable, Hashable {
     public let title: String?
     /// The HTTP method, upper-cased (Spring HATEOAS writes `put`, HTTP methods are upper
     /// case). An empty `method` is `GET`, as the spec says.
-    public let method: HTTPMethod
+    public let method: RequestMethod
     /// Where to send the request, as written; `nil` means the resource's own `self` link.
     public let target: String?
     /// The media type of the request body: `application/json` when the template has none or
@@ -79,7 +79,7 @@ public struct HALForm: Sendable, Hashable {
         guard trimmed.isEmpty || trimmed.unicodeScalars.allSatisfy(FormMemberReader.isTokenCharacter) else {
             throw reader.invalid("method", "\"\(methodText)\" is not an HTTP method")
         }
-        method = trimmed.isEmpty ? .get : HTTPMethod(rawValue: trimmed.uppercased())
+        method = trimmed.isEmpty ? .get : RequestMethod(rawValue: trimmed.uppercased())
         // Where and how the request goes is never guessed: these throw rather than default.
         target = try reader.requiredString("target").flatMap { $0.isEmpty ? nil : $0 }
         let contentType = try reader.requiredString("contentType")?.trimmingCharacters(in: .whitespaces) ?? ""

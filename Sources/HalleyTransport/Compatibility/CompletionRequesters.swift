@@ -88,14 +88,18 @@ package func sharedRequester<Base: RequesterInterface>(_ base: sending Base) -> 
 /// `any RequesterInterface` (a cast to `Sendable` itself is not possible).
 protocol BuiltInRequester: RequesterInterface, Sendable {}
 
+// Halley's requesters are `ResourceRequester`s; they stay `RequesterInterface`s too, because
+// code written against 0.2.0 passes them as `any RequesterInterface`.
+
 // libcurl is not part of iOS, tvOS, watchOS or visionOS: CurlRequester is macOS's and Linux's.
 @available(iOS, unavailable)
 @available(tvOS, unavailable)
 @available(watchOS, unavailable)
 @available(visionOS, unavailable)
-extension CurlRequester: BuiltInRequester {}
-extension URLSessionRequester: BuiltInRequester {}
-extension FileRequester: BuiltInRequester {}
+extension CurlRequester: RequesterInterface, BuiltInRequester {}
+extension URLSessionRequester: RequesterInterface, BuiltInRequester {}
+extension FileRequester: RequesterInterface, BuiltInRequester {}
+extension InMemoryRequester: RequesterInterface {}
 
 /// A requester that is not `Sendable`, made safe to share: no two threads are ever inside it
 /// at once.
@@ -103,7 +107,7 @@ extension FileRequester: BuiltInRequester {}
 /// The original Halley's completion-handler class is entered only for the synchronous
 /// ``RequesterInterface/requestResource(at:completion:)`` call, which returns at once, so its
 /// requests still overlap. One that does not answer that call (its default reports so at
-/// once; this is remembered) implements ``RequesterInterface/response(for:)``, which gets the
+/// once; this is remembered) implements ``ResourceRequester/response(for:)``, which gets the
 /// whole request, one request at a time.
 ///
 /// Unchecked sendability is sound: `base` is read in `init` (before the value is shared) and
@@ -170,5 +174,37 @@ public struct CompletionRequesterAdapter<Base: RequesterInterface & Sendable>: R
     /// The base's answer.
     public func response(for request: ResourceRequest) async throws -> ResourceResponse {
         try await base.response(for: request)
+    }
+}
+
+/// A ``ResourceRequester`` seen as a ``RequesterInterface``: what
+/// `ResourceManager.requester` returns for a requester that is only the former, so that
+/// property keeps its type. Every member forwards to the base; the completion call too when
+/// the base answers it, else its default reports that it is not implemented.
+package struct RequesterInterfaceView<Base: ResourceRequester & Sendable>: RequesterInterface, Sendable {
+    /// The requester forwarded to.
+    package let base: Base
+
+    package init(_ base: Base) { self.base = base }
+
+    package var supportedSchemes: Set<String> { base.supportedSchemes }
+
+    package var enforcesRequestTimeout: Bool { base.enforcesRequestTimeout }
+
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    package var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
+
+    package func response(for request: ResourceRequest) async throws -> ResourceResponse {
+        try await base.response(for: request)
+    }
+
+    package func requestResource(
+        at url: URL, completion: @escaping @Sendable (Result<Data, any Error>) -> Void
+    ) -> any RequestContainerInterface {
+        if let legacy = base as? any RequesterInterface {
+            return legacy.requestResource(at: url, completion: completion)
+        }
+        completion(.failure(UnimplementedRequesterError.completionCall(of: Base.self)))
+        return NothingStarted()
     }
 }

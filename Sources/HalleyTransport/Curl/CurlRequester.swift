@@ -64,7 +64,7 @@ import HalleyHAL
 @available(tvOS, unavailable, message: "libcurl is not part of tvOS; use URLSessionRequester")
 @available(watchOS, unavailable, message: "libcurl is not part of watchOS; use URLSessionRequester")
 @available(visionOS, unavailable, message: "libcurl is not part of visionOS; use URLSessionRequester")
-public struct CurlRequester: RequesterInterface, Sendable {
+public struct CurlRequester: ResourceRequester, Sendable {
     private let owner: EngineOwner
     private let credentialHeaders: Set<String>
     private let maxRedirects: Int
@@ -94,7 +94,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     }
 
     /// Methods sent again on a fresh connection when a reused one turns out to hold garbage.
-    private static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options]
+    private static let idempotentMethods: Set<RequestMethod> = [.get, .head, .put, .delete, .options]
 
     /// Redirects followed in a row before ``TransportError/Code/tooManyRedirects``: 20, as URLSession.
     public static let defaultMaxRedirects = 20
@@ -102,7 +102,7 @@ public struct CurlRequester: RequesterInterface, Sendable {
     /// Whether libcurl can be loaded in this process.
     ///
     /// ```swift
-    /// let requester: any RequesterInterface = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
+    /// let requester: any ResourceRequester = try CurlRequester.isAvailable ? CurlRequester() : URLSessionRequester()
     /// ```
     public static var isAvailable: Bool { CurlLibrary.loadFailure == nil }
 
@@ -347,10 +347,10 @@ extension RedirectChain.Hop {
     /// A `Proxy-Authorization` of the caller's own is kept apart, as a line for the proxy
     /// only: it must never reach an origin (through a proxy, or direct, where there is no
     /// proxy to take it).
-    fileprivate func curlHeaderFields() -> (origin: [HTTPHeaders.Field], proxy: [String]) {
+    fileprivate func curlHeaderFields() -> (origin: [HeaderFields.Field], proxy: [String]) {
         let fields = headers.fields
         guard fields.contains(where: Self.needsCleaning) else { return (fields, []) }
-        var origin: [HTTPHeaders.Field] = []
+        var origin: [HeaderFields.Field] = []
         var proxy: [String] = []
         origin.reserveCapacity(fields.count)
         for field in fields {
@@ -365,14 +365,14 @@ extension RedirectChain.Hop {
             if name.caseInsensitiveEquals("proxy-authorization") {
                 proxy.append(CurlTransfer.curlLine(name, value))
             } else {
-                origin.append(HTTPHeaders.Field(name: name, value: value))
+                origin.append(HeaderFields.Field(name: name, value: value))
             }
         }
         return (origin, proxy)
     }
 
     /// Whether the field must be cleaned or go to the proxy alone.
-    private static func needsCleaning(_ field: HTTPHeaders.Field) -> Bool {
+    private static func needsCleaning(_ field: HeaderFields.Field) -> Bool {
         holdsLineBreakOrColon(field.name) || holdsLineBreak(field.value)
             || field.name.caseInsensitiveEquals("proxy-authorization")
     }

@@ -13,9 +13,9 @@ struct CurlJob: Sendable {
     /// engine's one thread.
     var urlString: String { location.text }
     let isHTTPS: Bool
-    let method: HTTPMethod
+    let method: RequestMethod
     /// The request's fields, CR and LF already out of them, without a `Proxy-Authorization`.
-    let headerFields: [HTTPHeaders.Field]
+    let headerFields: [HeaderFields.Field]
     let body: Data?
     /// The time left for this exchange; `nil` for no limit.
     var timeout: Duration?
@@ -54,14 +54,14 @@ typealias CurlContinuation = CheckedContinuation<CurlReply, any Error>
 /// What came back: the last response's status, its header fields and its decoded body.
 struct CurlReply: Sendable {
     let status: Int
-    let headers: HTTPHeaders
+    let headers: HeaderFields
     let body: Data
     /// How it travelled, when the job asked.
     var metrics: TransferMetrics?
 }
 
 /// The header fields the response callback split out (``halley_curl_response``), as
-/// ``HTTPHeaders``: in order, repeated names combined with `", "` (as URLSession does). Text
+/// ``HeaderFields``: in order, repeated names combined with `", "` (as URLSession does). Text
 /// is UTF-8 where valid, Latin-1 otherwise (RFC 9110 allows such bytes in values).
 ///
 /// Made on the loop's thread, straight from the handle's buffers: the callback already found
@@ -87,24 +87,24 @@ enum CurlHeaderFields {
         fileprivate var lines: [(name: String, value: String)] = []
     }
 
-    static func headers(of response: UnsafeMutablePointer<halley_curl_response>, recent: inout Recent) -> HTTPHeaders {
+    static func headers(of response: UnsafeMutablePointer<halley_curl_response>, recent: inout Recent) -> HeaderFields {
         let count = response.pointee.field_count
-        guard count > 0, let fieldStart = response.pointee.fields else { return HTTPHeaders() }
+        guard count > 0, let fieldStart = response.pointee.fields else { return HeaderFields() }
         let distinctNames = halley_curl_response_mark_repeats(response) != 0
         // The next response compares with these fields, as `recent` now gets their strings.
         defer { halley_curl_response_keep_fields(response) }
         let spans = UnsafeBufferPointer(start: fieldStart, count: count)
         // No block when every field is empty (`:`): such fields are still fields.
         let block = Block(start: response.pointee.header_block, count: response.pointee.header_length)
-        var fields: [HTTPHeaders.Field] = []
+        var fields: [HeaderFields.Field] = []
         fields.reserveCapacity(count)
         if distinctNames {
             // Nearly every response: each line is a field of its own, nothing to join.
             for (index, span) in spans.enumerated() {
                 let (name, value) = field(index, span, block, &recent)
-                fields.append(HTTPHeaders.Field(name: name, value: value))
+                fields.append(HeaderFields.Field(name: name, value: value))
             }
-            return HTTPHeaders(distinctFields: fields)
+            return HeaderFields(distinctFields: fields)
         }
         // Where each kept field's name is in the block, to find a repeated name (any case)
         // without making strings; a table by lowercased name once there are many.
@@ -122,10 +122,10 @@ enum CurlHeaderFields {
             }
             if let existing {
                 let field = fields[existing]
-                fields[existing] = HTTPHeaders.Field(name: field.name, value: field.value + ", " + value)
+                fields[existing] = HeaderFields.Field(name: field.name, value: field.value + ", " + value)
                 continue
             }
-            fields.append(HTTPHeaders.Field(name: nameText, value: value))
+            fields.append(HeaderFields.Field(name: nameText, value: value))
             if table != nil {
                 table?[lowercased(block, name)] = fields.count - 1
             } else {
@@ -137,7 +137,7 @@ enum CurlHeaderFields {
                 }
             }
         }
-        return HTTPHeaders(distinctFields: fields)
+        return HeaderFields(distinctFields: fields)
     }
 
     /// The strings of the line at `index`: those kept at its position when the callback found
@@ -639,7 +639,7 @@ final class CurlHandle {
         /// The method is GET without a body: no custom method, `CURLOPT_HTTPGET` set.
         var plainGet = false
         /// The fields whose lines ``headerList`` holds, after its `Expect:` when it has one.
-        var headerFields: [HTTPHeaders.Field]?
+        var headerFields: [HeaderFields.Field]?
         /// ``headerList`` starts with `Expect:` (the request has a body).
         var suppressesExpect = false
         var proxy: Proxy?

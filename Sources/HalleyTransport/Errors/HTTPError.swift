@@ -12,7 +12,7 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The status code.
     public let status: Int
     /// The response header fields.
-    public let headers: HTTPHeaders
+    public let headers: HeaderFields
     /// The URL that answered.
     public let url: URL
     /// The body.

@@ -25,7 +25,7 @@ import HalleyHAL
 /// ```swift
 /// let manager = ResourceManager(requester: FileRequester(directory: URL(fileURLWithPath: "Fixtures/api")))
 /// ```
-public struct FileRequester: RequesterInterface, Sendable {
+public struct FileRequester: ResourceRequester, Sendable {
     /// The directory answering requests.
     public let directory: URL
 

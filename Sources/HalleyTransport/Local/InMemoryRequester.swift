@@ -11,13 +11,13 @@ import HalleyHAL
 /// _ = try await manager.resource(from: URL(string: "https://api.example.com/")!)
 /// await requester.requestCount   // 1
 /// ```
-public actor InMemoryRequester: RequesterInterface {
+public actor InMemoryRequester: ResourceRequester {
     /// A canned response.
     public struct Route: Sendable {
         /// The status.
         public var status: Int
         /// The header fields.
-        public var headers: HTTPHeaders
+        public var headers: HeaderFields
         /// The body.
         public var body: Data
         /// The latency of this route; the requester's default when `nil`.
@@ -27,7 +27,7 @@ public actor InMemoryRequester: RequesterInterface {
 
         /// Creates a route.
         public init(
-            status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/hal+json"], body: Data,
+            status: Int = 200, headers: HeaderFields = ["Content-Type": "application/hal+json"], body: Data,
             latency: Duration? = nil, finalURL: URL? = nil
         ) {
             self.status = status

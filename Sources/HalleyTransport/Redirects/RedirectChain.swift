@@ -44,16 +44,16 @@ public struct RedirectChain: Sendable {
         /// ``url`` as the engine carries it: a requester sends its text, parsing nothing.
         var location: LazyURL
         /// With which method.
-        public var method: HTTPMethod
+        public var method: RequestMethod
         /// With which header fields.
-        public var headers: HTTPHeaders
+        public var headers: HeaderFields
         /// With which body, if any.
         public var body: Data?
 
         /// Removes every field whose lowercased name is in `names`.
         mutating func removeHeaders(named names: Set<String>) {
             guard headers.contains(where: { names.contains($0.name.lowercased()) }) else { return }
-            headers = HTTPHeaders(
+            headers = HeaderFields(
                 headers.fields.filter { !names.contains($0.name.lowercased()) }.map { ($0.name, $0.value) })
         }
     }
@@ -145,7 +145,7 @@ public struct RedirectChain: Sendable {
 
     /// Whether a redirect of `status` turns a request of `method` into a `GET`: 303 any method
     /// but `HEAD`, 301 and 302 a `POST`.
-    static func becomesGET(status: Int, method: HTTPMethod) -> Bool {
+    static func becomesGET(status: Int, method: RequestMethod) -> Bool {
         (status == 303 && method != .head) || ((status == 301 || status == 302) && method == .post)
     }
 

@@ -20,9 +20,9 @@ public struct ResourceRequest: Sendable, Hashable {
     /// ``url`` as the engine carries it: the text, parsed into a `URL` only when asked for.
     var location: LazyURL
     /// The method.
-    public var method: HTTPMethod
+    public var method: RequestMethod
     /// The header fields to send.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body, if any.
     public var body: Data?
     /// The include path that caused this request; `nil` for the root.
@@ -70,7 +70,7 @@ public struct ResourceRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: Data? = nil,
+        url: URL, method: RequestMethod = .get, headers: HeaderFields = [:], body: Data? = nil,
         includePath: String? = nil, timeout: Duration? = nil
     ) {
         self.location = LazyURL(url)
@@ -84,7 +84,7 @@ public struct ResourceRequest: Sendable, Hashable {
     /// A request with the fields the pipeline sets on every request, in one initialization:
     /// set one by one after the public initializer, they cost two copies of the whole request.
     package init(
-        location: LazyURL, method: HTTPMethod, headers: HTTPHeaders, includePath: String?, timeout: Duration?,
+        location: LazyURL, method: RequestMethod, headers: HeaderFields, includePath: String?, timeout: Duration?,
         credentialScope: CredentialScope, maxBodyBytes: Int?
     ) {
         self.location = location
@@ -104,7 +104,7 @@ public struct ResourceResponse: Sendable, Hashable {
     /// The HTTP status code.
     public var status: Int
     /// The response header fields.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The URL the body came from, after redirects; relative hrefs resolve against it. Kept
     /// as text and parsed on each read, as ``ResourceRequest/url`` is.
     public var url: URL {
@@ -126,13 +126,13 @@ public struct ResourceResponse: Sendable, Hashable {
     private var storedMetrics: MetricsBox?
 
     /// Creates a response.
-    public init(status: Int = 200, headers: HTTPHeaders = [:], url: URL, body: Data) {
+    public init(status: Int = 200, headers: HeaderFields = [:], url: URL, body: Data) {
         self.init(status: status, headers: headers, location: LazyURL(url), body: body)
     }
 
     /// A response from the URL the engine carries: a requester that answers from its text
     /// never makes a `URL` of it.
-    init(status: Int, headers: HTTPHeaders, location: LazyURL, body: Data) {
+    init(status: Int, headers: HeaderFields, location: LazyURL, body: Data) {
         self.status = status
         self.headers = headers
         self.location = location

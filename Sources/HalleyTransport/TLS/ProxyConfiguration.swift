@@ -246,7 +246,7 @@ public struct ProxyConfiguration: Sendable, Hashable, CustomStringConvertible {
 
     /// The refusal for a plain `http` request through `proxy` that carries any of the
     /// `credentialHeaders` (lowercased names), or `nil` when it may go.
-    func refusal(url: URL, through proxy: Proxy, headers: HTTPHeaders, credentialHeaders: Set<String>) -> ProxyError? {
+    func refusal(url: URL, through proxy: Proxy, headers: HeaderFields, credentialHeaders: Set<String>) -> ProxyError? {
         guard !allowsCredentialsOverPlainHTTP, url.scheme?.lowercased() == "http" else { return nil }
         let names = headers.fields.map(\.name).filter {
             let name = $0.lowercased()

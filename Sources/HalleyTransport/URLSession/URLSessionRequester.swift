@@ -73,7 +73,7 @@ import HalleyHAL
 /// ```swift
 /// let manager = ResourceManager(requester: URLSessionRequester(maxConnectionsPerHost: 16))
 /// ```
-public struct URLSessionRequester: RequesterInterface, Sendable {
+public struct URLSessionRequester: ResourceRequester, Sendable {
     private let owner: SessionOwner
     /// The proxy rules, the environment already read; `nil` for a caller's session.
     private let proxy: ProxyConfiguration?
@@ -248,11 +248,11 @@ public struct URLSessionRequester: RequesterInterface, Sendable {
             throw Self.translated(error, url: url, route: route)
         }
         var status = 200
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         if let http = response as? HTTPURLResponse {
             status = http.statusCode
             // One pass: a response can carry tens of thousands of fields.
-            headers = HTTPHeaders(
+            headers = HeaderFields(
                 http.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })
         }
         if status == 407, let route {
@@ -536,7 +536,7 @@ private struct Transfer: Sendable {
     ///   empty `PUT` reaching the server;
     /// - a hop that would carry credentials in clear through a proxy is refused.
     mutating func redirect(after response: HTTPURLResponse) -> RedirectDecision {
-        let location = HTTPHeaders(
+        let location = HeaderFields(
             response.allHeaderFields.map { (String(describing: $0.key), String(describing: $0.value)) })["Location"]
         do {
             guard try chain.follow(status: response.statusCode, location: location) else { return .stop }

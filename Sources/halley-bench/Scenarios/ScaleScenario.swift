@@ -187,7 +187,7 @@ struct ScaleScenario: Scenario {
 /// The in-memory requester seen as one that does not hold attempts to their time limit, as
 /// a completion-handler requester does: the engine's watchdog then does (the limit itself,
 /// 60 s by default, never passes here).
-private struct LimitLeavingRequester: RequesterInterface, Sendable {
+private struct LimitLeavingRequester: ResourceRequester, Sendable {
     let base: InMemoryRequester
 
     func response(for request: ResourceRequest) async throws -> ResourceResponse {

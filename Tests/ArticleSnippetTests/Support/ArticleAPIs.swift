@@ -98,9 +98,9 @@ nonisolated enum ArticleAPIs {
     }
 
     static func response(
-        _ status: Int, for request: ResourceRequest, headers: HTTPHeaders = [:], body: JSONValue? = nil
+        _ status: Int, for request: ResourceRequest, headers: HeaderFields = [:], body: JSONValue? = nil
     ) -> ResourceResponse {
-        var fields: HTTPHeaders = body == nil ? [:] : ["Content-Type": "application/hal+json"]
+        var fields: HeaderFields = body == nil ? [:] : ["Content-Type": "application/hal+json"]
         fields.merge(headers)
         return ResourceResponse(status: status, headers: fields, url: request.url, body: body?.serialized() ?? Data())
     }

@@ -9,7 +9,7 @@ import Testing
 /// on the same handle (requests made one after another get the same handle).
 @Suite struct CurlHandleReuseTests {
     func echo(
-        _ requester: CurlRequester, _ server: TestServer, _ method: HTTPMethod, headers: HTTPHeaders = [:],
+        _ requester: CurlRequester, _ server: TestServer, _ method: RequestMethod, headers: HeaderFields = [:],
         body: Data? = nil
     ) async throws -> EchoedRequest {
         try EchoedRequest(

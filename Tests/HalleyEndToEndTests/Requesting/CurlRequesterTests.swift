@@ -52,8 +52,8 @@ import Testing
         #expect(try JSONValue(parsing: gzip.body)["inflated"]?.stringValue?.count == 10_000)
     }
 
-    @Test(arguments: [HTTPMethod.post, .put, .patch, .delete, .options, "PROPFIND"])
-    func methodsAndBodiesAreSentAsGiven(method: HTTPMethod) async throws {
+    @Test(arguments: [RequestMethod.post, .put, .patch, .delete, .options, "PROPFIND"])
+    func methodsAndBodiesAreSentAsGiven(method: RequestMethod) async throws {
         let server = try await TestServer.hostileHTTP()
         let body = Data(#"{"n": 1}"#.utf8)
         let response = try await CurlRequester().response(

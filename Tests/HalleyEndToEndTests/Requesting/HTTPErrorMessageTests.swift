@@ -12,7 +12,7 @@ import Testing
     /// The call's error for a response of `status` with this body.
     func failure(status: Int, contentType: String?, body: Data) async throws -> HalleyError {
         let requester = InMemoryRequester()
-        var headers: HTTPHeaders = [:]
+        var headers: HeaderFields = [:]
         if let contentType { headers["Content-Type"] = contentType }
         await requester.register(
             Self.url.absoluteString, InMemoryRequester.Route(status: status, headers: headers, body: body))

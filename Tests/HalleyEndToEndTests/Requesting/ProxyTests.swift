@@ -8,7 +8,7 @@ import Testing
 /// receives) to nginx (issue #28): the environment's rules, `NO_PROXY`, errors that name the
 /// proxy, and credentials that go only where they belong.
 @Suite struct ProxyTests {
-    func request(_ url: URL, headers: HTTPHeaders = [:]) -> ResourceRequest {
+    func request(_ url: URL, headers: HeaderFields = [:]) -> ResourceRequest {
         ResourceRequest(url: url, headers: headers, timeout: .seconds(10))
     }
 
@@ -65,7 +65,7 @@ import Testing
         let nginx = try await TLSLab.nginx()
         let hostile = try await TLSLab.hostile()
         let marker = Self.marker()
-        let headers: HTTPHeaders = ["Proxy-Authorization": "Basic \(marker)"]
+        let headers: HeaderFields = ["Proxy-Authorization": "Basic \(marker)"]
 
         // Direct: there is no proxy to take it, so nobody gets it.
         _ = try await requester(.direct).response(

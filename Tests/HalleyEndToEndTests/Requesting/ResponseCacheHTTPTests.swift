@@ -41,7 +41,7 @@ import Testing
     @Test func overHTTPTwoTokensThroughOneCachedManagerEachGetTheirOwn() async throws {
         let server = try await TestServer.isolated()
         let manager = ResourceManager.over(URLSessionRequester()) { $0.cache = ResponseCache() }
-        func call(_ headers: HTTPHeaders, vary: String? = nil) async throws -> JSONValue {
+        func call(_ headers: HeaderFields, vary: String? = nil) async throws -> JSONValue {
             var options = CallOptions()
             options.headers = headers
             let path = "/cacheable" + (vary.map { "?vary=" + TestServer.queryValue($0) } ?? "")

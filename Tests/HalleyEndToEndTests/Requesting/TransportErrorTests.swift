@@ -168,7 +168,7 @@ import Testing
         for enforcing in [true, false] {
             var options = CallOptions()
             options.requestTimeout = .milliseconds(100)
-            let chosen: any RequesterInterface & Sendable =
+            let chosen: any ResourceRequester & Sendable =
                 enforcing ? requester : LimitIgnoringRequester(base: requester)
             let manager = ResourceManager(requester: chosen)
             do {

@@ -13,8 +13,8 @@ import Testing
     }
 
     private func send(
-        _ transport: Transport, _ url: URL, method: HTTPMethod = .get, body: String? = nil,
-        headers: HTTPHeaders = [:], configure: (inout ResourceRequest) -> Void = { _ in }
+        _ transport: Transport, _ url: URL, method: RequestMethod = .get, body: String? = nil,
+        headers: HeaderFields = [:], configure: (inout ResourceRequest) -> Void = { _ in }
     ) async throws -> ResourceResponse {
         var request = ResourceRequest(
             url: url, method: method, headers: headers, body: body.map { Data($0.utf8) },
@@ -88,7 +88,7 @@ import Testing
     func aCrossOriginHopDropsEveryCredentialHeaderCustomOnesIncluded(transport: Transport) async throws {
         let first = try await TestServer.hostileHTTP()
         let second = try await TestServer.hostileHTTPOtherPort()
-        let headers: HTTPHeaders = [
+        let headers: HeaderFields = [
             "Authorization": "Bearer secret", "Cookie": "session=1", "Proxy-Authorization": "Basic cHJveHk=",
             "X-Api-Key": "key-123", "X-Client": "halley",
         ]
@@ -162,7 +162,7 @@ import Testing
     // MARK: One rule, whichever requester follows
 
     /// Every field that describes a body, sent with a `POST` whose body goes chunked.
-    static let bodyFields: HTTPHeaders = [
+    static let bodyFields: HeaderFields = [
         "Content-Type": "application/json", "Content-Encoding": "identity", "Content-Language": "en",
         "Content-Location": "/drafts/1", "Transfer-Encoding": "chunked", "X-Kept": "yes",
     ]

@@ -11,7 +11,7 @@ import Testing
 /// how a response travelled, its own session keeps no URL cache, and a `401` comes back as
 /// the response whatever the challenge handling. Against HalleyTesting's loopback server.
 @Suite struct URLSessionParityTests {
-    private func serving(_ path: String, headers: HTTPHeaders = [:], status: Int = 200) throws -> (StubAPI, StubServer)
+    private func serving(_ path: String, headers: HeaderFields = [:], status: Int = 200) throws -> (StubAPI, StubServer)
     {
         let api = StubAPI()
         api.respond(to: .get, path, with: .json(["ok": true], status: status, headers: headers))

@@ -16,7 +16,7 @@ import Testing
         try StateManagers.make(transport, store: store, observer: observer)
     }
 
-    private static func headers(_ fields: HTTPHeaders) -> CallOptions { StateManagers.headers(fields) }
+    private static func headers(_ fields: HeaderFields) -> CallOptions { StateManagers.headers(fields) }
 
     /// The next event, or `nil` when none comes within `limit` (a test that would otherwise
     /// wait forever on the old code fails instead).
@@ -253,7 +253,7 @@ import Testing
         let api = StubAPI()
         api.resource(
             "/orders/1", StubResource(["status": "open"]), headers: ["Cache-Control": "max-age=60", "ETag": "\"1\""])
-        var answer: HTTPHeaders = ["ETag": "\"2\"", "Cache-Control": "max-age=60"]
+        var answer: HeaderFields = ["ETag": "\"2\"", "Cache-Control": "max-age=60"]
         if applied { answer["Preference-Applied"] = "return=representation" }
         api.respond(
             to: .patch, "/orders/1",

@@ -15,7 +15,7 @@ enum StateManagers {
     }
 
     /// Call options carrying `fields` (credentials or headers that select a representation).
-    static func headers(_ fields: HTTPHeaders) -> CallOptions {
+    static func headers(_ fields: HeaderFields) -> CallOptions {
         var options = CallOptions()
         options.headers = fields
         return options

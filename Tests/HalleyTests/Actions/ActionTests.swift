@@ -36,8 +36,8 @@ import Testing
         let body: String
     }
 
-    @Test(arguments: [HTTPMethod.post, .put, .patch])
-    func eachMethodWithEachBodyKind(method: HTTPMethod) async throws {
+    @Test(arguments: [RequestMethod.post, .put, .patch])
+    func eachMethodWithEachBodyKind(method: RequestMethod) async throws {
         let manager = ResourceManager(requester: await echoServer())
         let url = Graph.url("/orders")
         let bodies: [(RequestBody, String?, String)] = [

@@ -43,11 +43,11 @@ extension Contact.IncludeType: IncludeTypeInterface {
 }
 
 /// Counts requests on the way to another requester.
-actor CountingRequester: RequesterInterface {
-    let base: any RequesterInterface & Sendable
+actor CountingRequester: ResourceRequester {
+    let base: any ResourceRequester & Sendable
     private(set) var paths: [String] = []
 
-    init(_ base: any RequesterInterface & Sendable) { self.base = base }
+    init(_ base: any ResourceRequester & Sendable) { self.base = base }
 
     nonisolated var supportedSchemes: Set<String> { base.supportedSchemes }
 

@@ -51,7 +51,7 @@ import Testing
     /// `headers` without a body.
     private func register(
         _ url: String, on requester: InMemoryRequester, document: JSONValue, writesAnswered status: Int,
-        headers: HTTPHeaders = [:]
+        headers: HeaderFields = [:]
     ) async {
         await requester.register(url) { request in
             request.method == .get

@@ -13,7 +13,7 @@ import Testing
     /// The resource a response with `link` (one `Link` field, or several combined with ", "
     /// as requesters combine repeated fields) and `body` makes.
     func resource(
-        link: String?, body: JSONValue = ["name": "chapters"], url: URL = pageURL, headers: HTTPHeaders = [:]
+        link: String?, body: JSONValue = ["name": "chapters"], url: URL = pageURL, headers: HeaderFields = [:]
     ) throws -> HALResource {
         var fields = headers
         if let link { fields["Link"] = link }

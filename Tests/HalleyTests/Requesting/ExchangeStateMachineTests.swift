@@ -23,7 +23,7 @@ import Testing
     }
 
     /// A policy without jitter, so its delays are exact: 100 ms, 200 ms, 400 ms …
-    static func policy(_ attempts: Int, methods: Set<HTTPMethod>? = nil, transport: Bool = true) -> RetryPolicy {
+    static func policy(_ attempts: Int, methods: Set<RequestMethod>? = nil, transport: Bool = true) -> RetryPolicy {
         var policy = RetryPolicy(
             maxAttempts: attempts, baseDelay: .milliseconds(100), jitter: 0, retriesTransportErrors: transport)
         if let methods { policy.retryableMethods = methods }
@@ -31,7 +31,7 @@ import Testing
     }
 
     static func machine(
-        _ method: HTTPMethod = .get, policy: RetryPolicy = .none, refreshes: Bool = false,
+        _ method: RequestMethod = .get, policy: RetryPolicy = .none, refreshes: Bool = false,
         acceptsNotModified: Bool = false, caches: Bool = false
     ) -> ExchangeStateMachine {
         ExchangeStateMachine(
@@ -40,7 +40,7 @@ import Testing
             caches: caches)
     }
 
-    static func response(_ status: Int, headers: HTTPHeaders = [:]) -> ResourceResponse {
+    static func response(_ status: Int, headers: HeaderFields = [:]) -> ResourceResponse {
         ResourceResponse(status: status, headers: headers, url: url, body: Data())
     }
 
@@ -74,8 +74,8 @@ import Testing
         _ = post.start(cached: .none)
         #expect(post.received(Self.response(201), trusted: true).step == .finish(storing: false))
 
-        for method in [HTTPMethod.head, .options] { #expect(!Self.machine(method).invalidatesOnAnswer) }
-        for method in [HTTPMethod.put, .patch, .delete] { #expect(Self.machine(method).invalidatesOnAnswer) }
+        for method in [RequestMethod.head, .options] { #expect(!Self.machine(method).invalidatesOnAnswer) }
+        for method in [RequestMethod.put, .patch, .delete] { #expect(Self.machine(method).invalidatesOnAnswer) }
     }
 
     @Test func anErrorStatusFailsWithItsStatusLineAndNoAttemptCountAfterOne() {

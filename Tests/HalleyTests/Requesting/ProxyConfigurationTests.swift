@@ -68,7 +68,7 @@ import Testing
         let proxy = ProxyConfiguration(url: URL(string: "http://p:1")!)
         let route = try #require(try proxy.proxy(for: http))
         let names: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
-        func refusal(_ url: URL, _ headers: HTTPHeaders) -> ProxyError? {
+        func refusal(_ url: URL, _ headers: HeaderFields) -> ProxyError? {
             proxy.refusal(url: url, through: route, headers: headers, credentialHeaders: names)
         }
         #expect(refusal(http, ["Accept": "application/json"]) == nil)

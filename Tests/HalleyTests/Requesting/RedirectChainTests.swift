@@ -8,7 +8,7 @@ import Testing
 @Suite struct RedirectChainTests {
     static let start = URL(string: "https://api.example.com/a/b?x=1#part")!
 
-    func request(_ method: HTTPMethod = .get, body: Data? = nil, headers: HTTPHeaders = [:]) -> ResourceRequest {
+    func request(_ method: RequestMethod = .get, body: Data? = nil, headers: HeaderFields = [:]) -> ResourceRequest {
         var request = ResourceRequest(url: Self.start, method: method)
         request.headers = headers
         request.body = body
@@ -50,9 +50,9 @@ import Testing
 
     @Test func methodsChangeAsBrowsersDo() throws {
         let body = Data("{}".utf8)
-        let headers: HTTPHeaders = ["Content-Type": "application/json", "Content-Length": "2", "Accept": "a/b"]
+        let headers: HeaderFields = ["Content-Type": "application/json", "Content-Length": "2", "Accept": "a/b"]
         for (status, method, becomesGet) in [
-            (301, HTTPMethod.post, true), (302, .post, true), (303, .post, true), (303, .put, true),
+            (301, RequestMethod.post, true), (302, .post, true), (303, .post, true), (303, .put, true),
             (303, .head, false), (301, .put, false), (302, .delete, false), (307, .post, false), (308, .put, false),
         ] {
             var chain = RedirectChain(request(method, body: body, headers: headers), maxRedirects: 5)

@@ -160,7 +160,7 @@ import Testing
     private func whoAmIServer(vary: String? = nil) async -> InMemoryRequester {
         let requester = InMemoryRequester()
         await requester.register(base + "/me") { request in
-            var headers: HTTPHeaders = ["Cache-Control": "max-age=60"]
+            var headers: HeaderFields = ["Cache-Control": "max-age=60"]
             if let vary { headers["Vary"] = vary }
             let body: JSONValue = [
                 "user": request.headers["Authorization"].map { .string($0) } ?? .null,
@@ -171,7 +171,7 @@ import Testing
         return requester
     }
 
-    private func call(_ manager: ResourceManager, _ headers: HTTPHeaders) async throws -> JSONValue {
+    private func call(_ manager: ResourceManager, _ headers: HeaderFields) async throws -> JSONValue {
         var options = CallOptions()
         options.headers = headers
         return try await manager.resource(from: Graph.url("/me"), options: options)
@@ -257,7 +257,7 @@ import Testing
     private func evictingServer(_ evict: @escaping @Sendable () -> Void) async -> InMemoryRequester {
         let requester = InMemoryRequester()
         await requester.register(base + "/a") { request in
-            let headers: HTTPHeaders = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
+            let headers: HeaderFields = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
             if request.headers["If-None-Match"] == "\"v1\"" {
                 evict()
                 return ResourceResponse(status: 304, headers: headers, url: request.url, body: Data())
@@ -300,7 +300,7 @@ import Testing
             headers: ["ETag": "\"v2\"", "Cache-Control": "no-cache"], url: Graph.url("/a"),
             body: Data(#"{"version": 2}"#.utf8))
         await requester.register(base + "/a") { request in
-            let headers: HTTPHeaders = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
+            let headers: HeaderFields = ["ETag": "\"v1\"", "Cache-Control": "no-cache"]
             if request.headers["If-None-Match"] == "\"v1\"" {
                 cache.store(v2, for: ResourceRequest(url: Graph.url("/a")))
                 return ResourceResponse(status: 304, headers: headers, url: request.url, body: Data())

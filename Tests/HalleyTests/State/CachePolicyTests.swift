@@ -10,7 +10,7 @@ import Testing
     final class Server: Sendable {
         struct Answer: Sendable {
             var status = 200
-            var headers: HTTPHeaders = ["Cache-Control": "max-age=0"]
+            var headers: HeaderFields = ["Cache-Control": "max-age=0"]
             var version = 1
             var isDown = false
         }

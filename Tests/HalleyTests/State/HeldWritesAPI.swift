@@ -8,12 +8,12 @@ import HalleyTestSupport
 actor HeldWritesAPI {
     struct Answer: Sendable {
         var status: Int
-        var headers: HTTPHeaders = [:]
+        var headers: HeaderFields = [:]
         var json: JSONValue? = nil
     }
 
     let requester = InMemoryRequester()
-    private var documents: [String: (json: JSONValue, headers: HTTPHeaders)] = [:]
+    private var documents: [String: (json: JSONValue, headers: HeaderFields)] = [:]
     private var held: [(request: ResourceRequest, answer: CheckedContinuation<Answer, Never>)] = []
     private var arrivalWaiters: [(count: Int, waiter: CheckedContinuation<Void, Never>)] = []
     private var registered: Set<String> = []
@@ -21,7 +21,7 @@ actor HeldWritesAPI {
     private(set) var gets: [ResourceRequest] = []
 
     /// Serves `json` at `path` to `GET`.
-    func serve(_ path: String, _ json: JSONValue, headers: HTTPHeaders = ["Cache-Control": "max-age=60"]) async {
+    func serve(_ path: String, _ json: JSONValue, headers: HeaderFields = ["Cache-Control": "max-age=60"]) async {
         documents[path] = (json, headers)
         guard registered.insert(path).inserted else { return }
         await requester.register(Graph.base + path) { [weak self] request in

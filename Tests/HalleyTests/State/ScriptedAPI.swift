@@ -7,7 +7,7 @@ import HalleyTestSupport
 actor ScriptedAPI {
     struct Answer: Sendable {
         var status: Int
-        var headers: HTTPHeaders
+        var headers: HeaderFields
         var json: JSONValue?
     }
 
@@ -17,13 +17,13 @@ actor ScriptedAPI {
     private var registered: Set<String> = []
 
     /// Serves `json` at `path` (absolute URLs for other origins) to `GET`.
-    func serve(_ path: String, _ json: JSONValue, headers: HTTPHeaders = ["Cache-Control": "max-age=60"]) async {
+    func serve(_ path: String, _ json: JSONValue, headers: HeaderFields = ["Cache-Control": "max-age=60"]) async {
         documents[path] = Answer(status: 200, headers: headers, json: json)
         await register(path)
     }
 
     /// Answers every unsafe method at `path` with this.
-    func answerWrites(_ path: String, status: Int = 204, headers: HTTPHeaders = [:], json: JSONValue? = nil) async {
+    func answerWrites(_ path: String, status: Int = 204, headers: HeaderFields = [:], json: JSONValue? = nil) async {
         writes[path] = Answer(status: status, headers: headers, json: json)
         await register(path)
     }

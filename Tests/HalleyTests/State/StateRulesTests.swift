@@ -20,7 +20,7 @@ import Testing
         #expect(URLNormalization.normalized(try #require(URL(string: written))).absoluteString == normal)
     }
 
-    private func invalidation(_ headers: HTTPHeaders, status: Int = 200, trusting: Set<String> = [])
+    private func invalidation(_ headers: HeaderFields, status: Int = 200, trusting: Set<String> = [])
         -> ResponseInvalidation
     {
         let target = Graph.url("/orders/1")

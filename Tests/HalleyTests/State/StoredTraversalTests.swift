@@ -7,7 +7,7 @@ import Testing
 /// results, scopes, events and request budget as one resource at a time.
 @Suite struct StoredTraversalTests {
     /// `/list` links its items (`/i/1` twice); each item says whose credentials asked for it.
-    private func whoAPI(itemHeaders: [Int: HTTPHeaders] = [:]) async -> InMemoryRequester {
+    private func whoAPI(itemHeaders: [Int: HeaderFields] = [:]) async -> InMemoryRequester {
         let requester = InMemoryRequester()
         let items: [JSONValue] = [1, 2, 1, 3].map { Graph.link("/i/\($0)") }
         await requester.register(Graph.base + "/list") { request in

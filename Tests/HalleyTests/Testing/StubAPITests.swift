@@ -100,7 +100,7 @@ import Testing
     }
 
     /// The error a request to `path` of `api` ends with, in memory.
-    private func failure(of api: StubAPI, at path: String, _ method: HTTPMethod = .get) async -> (any Error)? {
+    private func failure(of api: StubAPI, at path: String, _ method: RequestMethod = .get) async -> (any Error)? {
         do {
             _ = try await ResourceManager(requester: api.requester).send(method, to: URL(string: Self.base + path)!)
             return nil

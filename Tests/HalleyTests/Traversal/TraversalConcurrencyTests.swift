@@ -256,7 +256,7 @@ import Testing
 }
 
 /// `/items/0` answers 503 at once; everything else waits at the gate.
-private struct FailingFirstItem: RequesterInterface {
+private struct FailingFirstItem: ResourceRequester {
     let gate: GatedRequester
 
     func response(for request: ResourceRequest) async throws -> ResourceResponse {

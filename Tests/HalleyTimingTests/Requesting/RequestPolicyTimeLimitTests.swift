@@ -16,7 +16,7 @@ import Testing
         await inMemory.register(base + "/slow", json: ["x": 1], latency: .seconds(120))
         // The in-memory requester ends its own attempts; one that ignores the limit is held to it
         // by the engine's watchdog.
-        let requester: any RequesterInterface & Sendable =
+        let requester: any ResourceRequester & Sendable =
             requesterEnforcesIt ? inMemory : LimitIgnoringRequester(base: inMemory)
         #expect(requester.enforcesRequestTimeout == requesterEnforcesIt)
         var options = CallOptions()

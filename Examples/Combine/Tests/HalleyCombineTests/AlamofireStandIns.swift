@@ -15,7 +15,7 @@ enum AF {
 /// The README's `Router`: the app's own request builder.
 struct Router {
     let url: URL
-    let method: HTTPMethod
+    let method: RequestMethod
 }
 
 /// Alamofire's `AFDataResponse<Data>`, reduced to its `result`.

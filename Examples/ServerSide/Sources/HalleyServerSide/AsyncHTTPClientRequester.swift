@@ -231,7 +231,7 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
 
     /// The response's fields as Halley's headers, repeated names joined with commas
     /// (RFC 9110, 5.3), after the count limit.
-    private func headerFields(of response: HTTPClientResponse, url: URL) throws -> Halley.HTTPHeaders {
+    private func headerFields(of response: HTTPClientResponse, url: URL) throws -> HeaderFields {
         guard response.headers.count <= maxHeaderCount else {
             throw ResponseHeadersTooLargeError(url: url, limit: .count(maxHeaderCount))
         }
@@ -242,7 +242,7 @@ public struct AsyncHTTPClientRequester: RequesterInterface, Sendable {
             if values[key] == nil { order.append(key) }
             values[key, default: (name, [])].values.append(value)
         }
-        return Halley.HTTPHeaders(
+        return HeaderFields(
             order.compactMap { key in values[key].map { ($0.name, $0.values.joined(separator: ", ")) } })
     }
 

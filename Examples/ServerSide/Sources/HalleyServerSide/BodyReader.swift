@@ -8,7 +8,7 @@ enum BodyReader {
     /// What the body belongs to: a `HEAD` response has none, whatever `Content-Length` says.
     enum Source {
         case head
-        case response(Halley.HTTPHeaders)
+        case response(HeaderFields)
     }
 
     /// The whole body, counted as it arrives.

@@ -123,7 +123,7 @@ public struct TracingRequester<Base: RequesterInterface & Sendable>: RequesterIn
         span.attributes["halley.include_path"] = request.includePath ?? "(root)"
         if request.attempt > 1 { span.attributes["http.request.resend_count"] = request.attempt - 1 }
         var request = request
-        var fields = HTTPHeaders()
+        var fields = HeaderFields()
         tracer.inject(span.context, into: &fields, using: HeadersInjector())
         let trusted = request.trustedOrigins.isEmpty || request.trustedOrigins.contains(Origin(request.url))
         for field in fields where trusted || !request.credentialHeaders.contains(field.name.lowercased()) {
@@ -159,7 +159,7 @@ public struct TracingRequester<Base: RequesterInterface & Sendable>: RequesterIn
 
 /// Writes propagation fields into Halley's header fields.
 private struct HeadersInjector: Injector {
-    func inject(_ value: String, forKey key: String, into carrier: inout HTTPHeaders) {
+    func inject(_ value: String, forKey key: String, into carrier: inout HeaderFields) {
         carrier[key] = value
     }
 }

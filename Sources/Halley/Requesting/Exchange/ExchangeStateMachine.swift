@@ -99,7 +99,7 @@ struct ExchangeStateMachine: Sendable {
     ///     answers it (and the cache is not asked).
     ///   - caches: Whether there is a response cache.
     init(
-        method: HTTPMethod, retryPolicy: RetryPolicy, refreshesCredentials: Bool, acceptsNotModified: Bool,
+        method: RequestMethod, retryPolicy: RetryPolicy, refreshesCredentials: Bool, acceptsNotModified: Bool,
         caches: Bool
     ) {
         // One attempt whatever the method (the default policy) needs no lookup of the method.

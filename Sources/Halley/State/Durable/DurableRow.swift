@@ -131,7 +131,7 @@ struct DurableRow: Sendable {
                 (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
             )
         }
-        let headers = HTTPHeaders(fields)
+        let headers = HeaderFields(fields)
         var resource: HALResource
         do {
             resource = try HALResource(json: try JSONValue(parsing: body), url: url)

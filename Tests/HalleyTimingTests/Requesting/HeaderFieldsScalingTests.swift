@@ -4,16 +4,16 @@ import Testing
 
 @testable import Halley
 
-/// `HTTPHeaders` at scale: a speed check, so apart from the unit tests.
-@Suite struct HTTPHeadersScalingTests {
+/// `HeaderFields` at scale: a speed check, so apart from the unit tests.
+@Suite struct HeaderFieldsScalingTests {
     /// A server can send tens of thousands of header fields; building and merging them must
     /// be linear (the old code scanned every earlier field for each one: 30,000 took 20 s).
     @Test(.timeLimit(.minutes(1))) func thirtyThousandFieldsAreLinear() {
         let pairs = (0..<30_000).map { ("X-Field-\($0)", "\($0)") }
         let clock = ContinuousClock()
         let start = clock.now
-        var headers = HTTPHeaders(pairs)
-        headers.merge(HTTPHeaders(pairs.map { ($0.0.uppercased(), "again") }))
+        var headers = HeaderFields(pairs)
+        headers.merge(HeaderFields(pairs.map { ($0.0.uppercased(), "again") }))
         let elapsed = clock.now - start
         #expect(headers.fields.count == 30_000)
         #expect(headers["x-field-29999"] == "again")

@@ -3,16 +3,16 @@ import Testing
 
 @testable import HalleyHAL
 
-@Suite struct HTTPHeadersTests {
+@Suite struct HeaderFieldsTests {
     @Test func laterPairsReplaceEarlierOnesInTheirPlace() {
-        let headers = HTTPHeaders([("Accept", "a"), ("X-One", "1"), ("accept", "b"), ("X-Two", "2")])
+        let headers = HeaderFields([("Accept", "a"), ("X-One", "1"), ("accept", "b"), ("X-Two", "2")])
         #expect(headers.fields.map(\.name) == ["accept", "X-One", "X-Two"])
         #expect(headers["ACCEPT"] == "b")
         #expect(headers["x-one"] == "1")
     }
 
     @Test func mergeReplacesInPlaceAndAppendsNewNames() {
-        var headers: HTTPHeaders = ["Accept": "a", "Authorization": "x"]
+        var headers: HeaderFields = ["Accept": "a", "Authorization": "x"]
         headers.merge(["authorization": "y", "X-New": "n"])
         #expect(headers.fields.map(\.name) == ["Accept", "authorization", "X-New"])
         #expect(headers["Authorization"] == "y")
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func nonASCIINamesAreComparedExactly() {
-        let headers = HTTPHeaders([("Ä", "1"), ("ä", "2")])
+        let headers = HeaderFields([("Ä", "1"), ("ä", "2")])
         #expect(headers.fields.count == 2)
     }
 }

@@ -1,11 +1,14 @@
 /// HTTP header fields: ordered, names compared without regard to case.
 ///
+/// Named so that an app importing Alamofire or SwiftNIO (`HTTPHeaders`) or swift-http-types
+/// (`HTTPFields`) beside Halley can write it unqualified.
+///
 /// ```swift
-/// var headers: HTTPHeaders = ["Accept": "application/hal+json"]
+/// var headers: HeaderFields = ["Accept": "application/hal+json"]
 /// headers["authorization"] = "Bearer abc"
 /// headers["Authorization"]   // "Bearer abc"
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+public struct HeaderFields: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
     /// One header field.
     public struct Field: Sendable, Hashable {
         /// The name as written.
@@ -87,7 +90,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Adds or replaces every field of `other`, keeping this order for names already present.
-    public mutating func merge(_ other: HTTPHeaders) {
+    public mutating func merge(_ other: HeaderFields) {
         guard !other.isEmpty else { return }
         var positions: [String: Int] = [:]
         positions.reserveCapacity(fields.count + other.fields.count)
@@ -139,3 +142,8 @@ private func sameName(_ lhs: String, _ rhs: String) -> Bool {
 private func lowerASCII(_ byte: UInt8) -> UInt8 {
     (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) ? byte + 32 : byte
 }
+
+/// The former name of ``HeaderFields``, which Alamofire and SwiftNIO also declare: in an app
+/// that imports one of them, `HTTPHeaders` is ambiguous; `HeaderFields` never is.
+@available(*, deprecated, renamed: "HeaderFields")
+public typealias HTTPHeaders = HeaderFields

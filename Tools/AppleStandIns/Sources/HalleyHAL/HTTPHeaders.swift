@@ -1,1 +1,0 @@
-../../../../Sources/HalleyHAL/HTTP/HTTPHeaders.swift

@@ -1,0 +1,1 @@
+../../../../Sources/HalleyHAL/HTTP/HeaderFields.swift
