@@ -93,11 +93,23 @@ struct StateStorage: Sendable {
             key = selected
             found = states.index(forKey: selected)
         }
-        guard let index = found, isUsable(states.values[index], at: now) else { return nil }
+        guard let index = found else { return nil }
+        // perf: the state is read in place (an inout access), not copied out: a copy retained
+        // and released each of its fields, a fifth of a read (BENCHMARKS.md, "state").
+        let complete = embeddedCopiesAreComplete
+        let read: (usable: Bool, resource: HALResource?) = Self.inPlace(&states.values[index]) { stored in
+            guard !stored.isStale(at: now), complete || !stored.state.isEmbedded else { return (false, nil) }
+            return (true, stored.hasNewerItems ? nil : stored.state.resource)
+        }
+        guard read.usable else { return nil }
         let stamp = used(key)
         states.values[index].lastUsed = stamp
-        let stored = states.values[index]
-        return stored.hasNewerItems ? composed(stored, key: key).resource : stored.state.resource
+        return read.resource ?? composed(states.values[index], key: key).resource
+    }
+
+    /// Runs `body` on `value` where it is, so that reading a few fields copies nothing else.
+    private static func inPlace<Result>(_ value: inout StoredState, _ body: (inout StoredState) -> Result) -> Result {
+        body(&value)
     }
 
     // MARK: Reading

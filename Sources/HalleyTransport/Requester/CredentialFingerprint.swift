@@ -35,7 +35,9 @@ package struct CredentialFingerprint: Sendable {
         for name in names {
             bytes.append(contentsOf: name.utf8)
             bytes.append(0)
-            for field in request.headers where field.name.lowercased() == name {
+            // The length first: most fields are not the one named, and lowercasing allocates.
+            for field in request.headers
+            where field.name.utf8.count == name.utf8.count && field.name.lowercased() == name {
                 bytes.append(1)
                 bytes.append(contentsOf: field.value.utf8)
             }

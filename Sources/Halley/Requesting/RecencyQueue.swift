@@ -6,7 +6,12 @@
 /// owner sees that its stamp is no longer the entry's and skips it. So a use and each
 /// eviction cost amortised constant time, not a scan of every entry; the queue is rebuilt
 /// from the live entries when stale uses outnumber them, so it stays proportional to them.
-package struct RecencyQueue<Key: Sendable>: Sendable {
+///
+/// perf: in the module of its two owners, so it is specialised for their keys: from
+/// HalleyHAL it ran unspecialised, each use and each entry the rebuild sorted going through
+/// tuple metadata and value witnesses, half of a second traversal over fresh stored state
+/// (BENCHMARKS.md, "state").
+struct RecencyQueue<Key: Sendable>: Sendable {
     private var uses: [(key: Key, stamp: UInt64)] = []
     /// Where the queue starts in ``uses``: popping moves it rather than shifting the array.
     private var head = 0
@@ -15,10 +20,10 @@ package struct RecencyQueue<Key: Sendable>: Sendable {
     private var rebuildLength = 64
 
     /// An empty queue.
-    package init() {}
+    init() {}
 
     /// Records a use of `key` and returns its stamp, for the owner to keep with the entry.
-    package mutating func use(_ key: Key) -> UInt64 {
+    mutating func use(_ key: Key) -> UInt64 {
         clock += 1
         uses.append((key, clock))
         return clock
@@ -26,7 +31,7 @@ package struct RecencyQueue<Key: Sendable>: Sendable {
 
     /// The least recent use not taken yet, taken: the owner evicts its key when `stamp` is
     /// still the entry's, and skips it otherwise (the entry was used since, or is gone).
-    package mutating func takeOldest() -> (key: Key, stamp: UInt64)? {
+    mutating func takeOldest() -> (key: Key, stamp: UInt64)? {
         guard head < uses.count else { return nil }
         defer {
             head += 1
@@ -39,11 +44,14 @@ package struct RecencyQueue<Key: Sendable>: Sendable {
     }
 
     /// Whether stale and taken uses have piled up: the owner then calls ``rebuild(from:)``.
-    package var needsRebuild: Bool { uses.count > rebuildLength }
+    var needsRebuild: Bool { uses.count > rebuildLength }
 
     /// Replaces the queue with the live entries' last uses (their keys and stamps), oldest first.
-    package mutating func rebuild(from live: [(key: Key, stamp: UInt64)]) {
-        uses = live.sorted { $0.stamp < $1.stamp }
+    mutating func rebuild(from live: [(key: Key, stamp: UInt64)]) {
+        // The stamps are sorted, not the entries: each entry moves once, not n log n times.
+        var order = live.indices.map { (stamp: live[$0].stamp, index: $0) }
+        order.sort { $0.stamp < $1.stamp }
+        uses = order.map { live[$0.index] }
         head = 0
         rebuildLength = max(64, 2 * uses.count)
     }
