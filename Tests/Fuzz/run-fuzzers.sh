@@ -11,8 +11,8 @@
 # test.
 #
 # --ci: the bounded run .ci/run makes. Each target starts from its seed corpus alone (not the
-# corpus earlier runs grew) with a fixed random seed, so a run repeats the mutations of the one
-# before it on the same sources, and prints one line of figures per target.
+# corpus earlier runs grew) with a fixed random seed, the targets run side by side for SECONDS,
+# and each prints one line of figures.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ci=false
@@ -142,8 +142,9 @@ for target in "${targets[@]}"; do needed+="$(modules "$target") "; done
 [[ "$needed" == *" Halley "* ]] && build_module Halley HalleyHAL HalleyTransport
 echo "+ library ready after $((SECONDS - started)) s"
 
-for target in "${targets[@]}"; do
-    binary="$out/fuzz-$target"
+# Builds the harness of `target` as $out/fuzz-<target>.
+build_target() {
+    local target=$1 binary="$out/fuzz-$1"
     echo "+ building $target"
     rm -f "$binary"
     swiftc "${swift_flags[@]}" -parse-as-library -module-name FuzzTarget -I "$lib" -I "$cmodule" \
@@ -154,7 +155,12 @@ for target in "${targets[@]}"; do
         echo "error: building the $target fuzzer failed" >&2
         exit 1
     fi
-    crashes="$out/$target/crashes"
+}
+
+# libFuzzer's options for `target`.
+options_of() {
+    local target=$1
+    local crashes="$out/$target/crashes"
     mkdir -p "$crashes"
     options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536
         -artifact_prefix="$crashes/" -print_final_stats=1)
@@ -166,24 +172,44 @@ for target in "${targets[@]}"; do
         # accumulates still hits -rss_limit_mb.
         options+=(-detect_leaks=0)
     fi
-    if $ci; then
+}
+
+for target in "${targets[@]}"; do build_target "$target"; done
+
+if $ci; then
+    # The targets run side by side, each for SECONDS of wall time on the machine's cores (the
+    # figures say how many inputs each ran): the step takes SECONDS, not SECONDS per target.
+    pids=()
+    for target in "${targets[@]}"; do
+        options_of "$target"
         corpus="$out/$target/ci-corpus"
         rm -rf "$corpus"
         seed "$target" "$corpus"
-        log="$out/$target/ci.log"
         echo "+ running $target for ${seconds}s (seed corpus, -seed=1)"
-        if ! "$binary" "$corpus" -seed=1 "${options[@]}" >"$log" 2>&1; then
+        "$out/fuzz-$target" "$corpus" -seed=1 "${options[@]}" >"$out/$target/ci.log" 2>&1 &
+        pids+=($!)
+    done
+    failed=0
+    for index in "${!targets[@]}"; do
+        target=${targets[$index]}
+        log="$out/$target/ci.log"
+        if ! wait "${pids[$index]}"; then
             tail -n 40 "$log"
-            echo "error: the $target fuzzer found a problem; the input is in $crashes/ (log: $log)" >&2
-            exit 1
+            echo "error: the $target fuzzer found a problem; the input is in $out/$target/crashes/ (log: $log)" >&2
+            failed=1
+            continue
         fi
         figures=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' \
             "$log" | sed 's/^stat:://; s/: */=/' | tr '\n' ' ')
         echo "  $target: no findings; $figures"
-    else
-        corpus="$out/$target/corpus"
-        seed "$target" "$corpus"
-        echo "+ running $target for ${seconds}s"
-        "$binary" "$corpus" "${options[@]}" 2>&1 | tail -n 15
-    fi
+    done
+    exit $failed
+fi
+
+for target in "${targets[@]}"; do
+    options_of "$target"
+    corpus="$out/$target/corpus"
+    seed "$target" "$corpus"
+    echo "+ running $target for ${seconds}s"
+    "$out/fuzz-$target" "$corpus" "${options[@]}" 2>&1 | tail -n 15
 done
