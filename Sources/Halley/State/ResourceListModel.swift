@@ -259,6 +259,14 @@ import HalleyHAL
             ticker.exchange(nil)?.cancel()
         }
 
+        /// A tick's refresh of page `url` failed: the page keeps its rows and gets the error.
+        private func tickFailed(_ url: URL, _ error: any Error) {
+            if let number = pageNumbers[url.absoluteString], pages.indices.contains(number) {
+                pages[number].error = error
+            }
+            self.error = error
+        }
+
         /// Starts the interval's refreshes while the list follows the store, holding the list
         /// only while one runs.
         private func scheduleRefreshes() {
@@ -271,12 +279,27 @@ import HalleyHAL
                         + "refresh on an interval")
                 return
             }
+            // Each tick asks for the loaded pages through the store, holding the list only to
+            // read their URLs: the new states reach the rows through the list's follower, and a
+            // list released mid-request ends (its deinit cancels this task and the request).
+            let (manager, options, start) = (self.manager, self.options, self.start)
+            let store = manager.configuration.store ?? ResourceStore(maximumBytes: 0)
             ticker.set(
                 Task { [weak self] in
                     while true {
                         do { try await Task.sleep(for: interval) } catch { return }
-                        guard let self else { return }
-                        await self.refresh()
+                        guard let urls = self?.loaded.map(\.page.url) else { return }
+                        for url in urls {
+                            let handle = ResourceHandle(
+                                manager: manager, url: url, options: options, trustRoot: start, store: store)
+                            do {
+                                _ = try await handle.refresh()
+                            } catch is CancellationError {
+                                return
+                            } catch {
+                                self?.tickFailed(url, error)
+                            }
+                        }
                     }
                 })
         }

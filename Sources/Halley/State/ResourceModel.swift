@@ -179,12 +179,25 @@ import HalleyHAL
                 return
             }
             let handle = self.handle
+            // The model is held only between awaits, never while a request waits: released
+            // mid-request, it ends (its deinit cancels this task, and with it the request).
             ticker.set(
                 Task { [weak self] in
                     while true {
                         do { try await Task.sleep(for: interval) } catch { return }
+                        guard self != nil else { return }
+                        let state: ResourceState
+                        do {
+                            state = try await handle.refreshShared()
+                        } catch is CancellationError {
+                            return
+                        } catch {
+                            self?.error = error
+                            continue
+                        }
                         guard let self else { return }
-                        await self.request { try await handle.refreshShared() }
+                        if let failure = state.refreshFailure { self.error = failure.error }
+                        _ = self.show(state)
                     }
                 })
         }

@@ -135,5 +135,36 @@
             for model in models { model.stop() }
             #expect(await eventually { store.count == 0 })
         }
+
+        @Test func aModelReleasedWhileItsIntervalsRequestWaitsCancelsItAndEnds() async throws {
+            let gate = GatedRequester()
+            let url = Graph.url("/orders/7")
+            await gate.register(url.absoluteString, json: Graph.resource("/orders/7", ["status": "open"]))
+            var configuration = ResourceManager.Configuration()
+            let store = ResourceStore(defaultFreshness: .seconds(600))
+            configuration.store = store
+            let manager = ResourceManager(requester: gate, configuration: configuration)
+            var model: ResourceModel<ResourceState>? = ResourceModel(manager.resource(at: url))
+            weak let released = model
+            let loading = Task { await model?.load() }
+            _ = try await gate.waitForParked(1)
+            await gate.release()
+            await loading.value
+            #expect(model?.value?.resource.state["status"] == "open")
+            model?.refreshInterval = .milliseconds(5)
+            _ = try await gate.waitForParked(1)
+            model = nil
+            #expect(await eventually { released == nil }, "the tick's request does not keep the model")
+            var drained = false
+            for _ in 0..<2_000 {
+                if await gate.waiting.isEmpty {
+                    drained = true
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(drained, "the request in flight was cancelled")
+            #expect(await eventually { store.subscriberCount == 0 })
+        }
     }
 #endif

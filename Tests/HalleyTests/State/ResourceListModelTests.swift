@@ -215,5 +215,41 @@
                 orders.stop()
             }
         }
+
+        @Test func aListReleasedWhileItsIntervalsRequestWaitsCancelsItAndEnds() async throws {
+            let gate = GatedRequester()
+            let page = Graph.url("/orders?page=0").absoluteString
+            await gate.register(
+                page,
+                json: Graph.resource("/orders?page=0", embedded: ["item": [Self.order(1), Self.order(2)]]))
+            var configuration = ResourceManager.Configuration()
+            let store = ResourceStore()
+            configuration.store = store
+            let manager = ResourceManager(requester: gate, configuration: configuration)
+            var orders: ResourceListModel<Order>? = list(manager)
+            weak let released = orders
+            let loading = Task { await orders?.loadMore() }
+            _ = try await gate.waitForParked(1)
+            await gate.release()
+            await loading.value
+            #expect(orders?.items.map(\.number) == [1, 2])
+            orders?.refreshInterval = .milliseconds(5)
+            _ = try await gate.waitForParked(1)
+            orders = nil
+            #expect(await eventually { released == nil }, "the tick's request does not keep the list")
+            var drained = false
+            for _ in 0..<2_000 {
+                if await gate.waiting.isEmpty {
+                    drained = true
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            #expect(drained, "the request in flight was cancelled")
+            let arrivals = await gate.arrivals.count
+            try? await Task.sleep(for: .milliseconds(30))
+            #expect(await gate.arrivals.count == arrivals, "and nothing more is asked")
+            #expect(await eventually { store.subscriberCount == 0 })
+        }
     }
 #endif
