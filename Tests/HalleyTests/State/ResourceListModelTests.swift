@@ -251,5 +251,51 @@
             #expect(await gate.arrivals.count == arrivals, "and nothing more is asked")
             #expect(await eventually { store.subscriberCount == 0 })
         }
+
+        /// Answers the parked requests whose URL contains `part` (off the main actor, where the
+        /// predicate is made).
+        nonisolated static func release(_ gate: GatedRequester, containing part: String) async {
+            await gate.release { $0.contains(part) }
+        }
+
+        @Test func anEditWhileTheListIsPagingShowsPendingAndThePageArrivesAroundIt() async throws {
+            let gate = GatedRequester()
+            await gate.register(
+                Graph.url("/orders?page=0").absoluteString,
+                json: Graph.resource(
+                    "/orders?page=0", links: ["next": Graph.link("/orders?page=1")],
+                    embedded: ["item": [Self.order(1), Self.order(2)]]))
+            await gate.register(
+                Graph.url("/orders?page=1").absoluteString,
+                json: Graph.resource("/orders?page=1", embedded: ["item": [Self.order(3), Self.order(4)]]))
+            await gate.register(Graph.url("/orders/2").absoluteString, json: Self.order(2, "paid"))
+            var configuration = ResourceManager.Configuration()
+            configuration.store = ResourceStore()
+            let manager = ResourceManager(requester: gate, configuration: configuration)
+            let orders = list(manager)
+            let first = Task { await orders.loadMore() }
+            _ = try await gate.waitForParked(1)
+            await gate.release()
+            await first.value
+            let paging = Task { await orders.loadMore() }
+            _ = try await gate.waitForParked(1)
+            let write = Task {
+                try await manager.resource(at: Graph.url("/orders/2")).patch(
+                    .json(["status": "paid"]), expecting: .mergePatch)
+            }
+            _ = try await gate.waitForParked(2)
+            #expect(await eventually { orders.rows[1].value.status == "paid" && orders.rows[1].isPending })
+            #expect(orders.isLoading, "the second page is still on its way")
+            await Self.release(gate, containing: "page=1")
+            await paging.value
+            #expect(orders.items.map(\.number) == [1, 2, 3, 4])
+            #expect(orders.rows[1].value.status == "paid" && orders.rows[1].isPending, "still the edit's")
+            await gate.release()
+            _ = try await write.value
+            #expect(await eventually { !orders.rows[1].isPending })
+            #expect(orders.rows[1].value.status == "paid")
+            #expect(orders.items.map(\.number) == [1, 2, 3, 4], "each item once")
+            #expect(orders.error == nil && orders.pages.allSatisfy { $0.error == nil && !$0.isLoading })
+        }
     }
 #endif
