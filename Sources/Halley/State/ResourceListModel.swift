@@ -268,7 +268,7 @@ import HalleyHAL
         }
 
         /// Starts the interval's refreshes while the list follows the store, holding the list
-        /// only while one runs.
+        /// only to read its pages' URLs, never while a request waits.
         private func scheduleRefreshes() {
             ticker.exchange(nil)?.cancel()
             guard let interval = refreshInterval, mailbox != nil else { return }
