@@ -57,7 +57,8 @@ import HalleyHAL
         public var policy: CachePolicy
         /// How often the state is asked for again while the model follows its handle (from
         /// ``load()`` until ``stop()`` or its release: paused while nobody shows it); `nil`, the
-        /// default, never. Not positive: no refreshes, and ``error`` says why.
+        /// default, never. Not positive: no refreshes, and ``error`` says why. A tick leaves
+        /// ``isLoading`` alone (a refresh in the background shows no spinner).
         ///
         /// ```swift
         /// @MainActor func dashboard(_ model: ResourceModel<ResourceState>) async {
