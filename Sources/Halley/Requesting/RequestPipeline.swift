@@ -574,7 +574,13 @@ final class RequestPipeline: Sendable {
                     case .useRevalidated:
                         // The 304 answers for the body this request was made with: `stored` holds
                         // it for the exchange, so an entry evicted meanwhile still has it.
-                        guard let stored, let cache else { preconditionFailure("a 304 revalidates an entry") }
+                        guard let stored, let cache else {
+                            // A 304 to a request that had nothing to revalidate: an error, not a crash.
+                            throw HalleyError(
+                                code: .http, url: draft.location.url,
+                                message: "the server answered 304 Not Modified to a request that had no stored "
+                                    + "response to revalidate; ask again without a cache")
+                        }
                         emit(.cacheRevalidated(url: draft.location.url))
                         return stored.refresh(built.request, with: response, in: cache)
                     default:
@@ -584,9 +590,14 @@ final class RequestPipeline: Sendable {
                     action = machine.failed(error)
                 }
             case .useCached, .useRevalidated, .finish:
-                preconditionFailure("only the first action answers from the cache; a response is used where it comes")
+                // The machine answers from the cache only before the first send; were it to do so
+                // later, the exchange fails with a typed error instead of crashing.
+                throw HalleyError(
+                    code: .http, url: draft.location.url,
+                    message: "the request's exchange got out of step (a cached answer after a send); nothing was used")
             case .refreshCredentials(let rejection):
-                guard let refresher else { preconditionFailure("a refresh needs a refresher") }
+                // Without a refresher the machine never asks; if it did, the 401 is the answer.
+                guard let refresher else { throw rejection }
                 try await refresh(with: refresher, after: built, error: rejection)
                 action = machine.credentialsRefreshed()
             case .retry(let attempt, let delay, let reason):
