@@ -59,6 +59,16 @@ public actor GatedRequester: ResourceRequester {
         return waiting
     }
 
+    /// Waits until no request is parked (each was answered or cancelled); `false` after `limit`.
+    public func waitUntilNothingWaits(limit: Duration = .seconds(2)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !parked.isEmpty {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
     /// Answers the parked requests whose URL satisfies `predicate`.
     public func release(where predicate: (String) -> Bool = { _ in true }) {
         var kept: [(url: String, continuation: CheckedContinuation<ResourceResponse, any Error>)] = []

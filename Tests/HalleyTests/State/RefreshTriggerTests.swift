@@ -155,15 +155,7 @@
             _ = try await gate.waitForParked(1)
             model = nil
             #expect(await eventually { released == nil }, "the tick's request does not keep the model")
-            var drained = false
-            for _ in 0..<2_000 {
-                if await gate.waiting.isEmpty {
-                    drained = true
-                    break
-                }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            #expect(drained, "the request in flight was cancelled")
+            #expect(await gate.waitUntilNothingWaits(), "the request in flight was cancelled")
             #expect(await eventually { store.subscriberCount == 0 })
         }
     }

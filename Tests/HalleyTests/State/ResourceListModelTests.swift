@@ -237,15 +237,7 @@
             _ = try await gate.waitForParked(1)
             orders = nil
             #expect(await eventually { released == nil }, "the tick's request does not keep the list")
-            var drained = false
-            for _ in 0..<2_000 {
-                if await gate.waiting.isEmpty {
-                    drained = true
-                    break
-                }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            #expect(drained, "the request in flight was cancelled")
+            #expect(await gate.waitUntilNothingWaits(), "the request in flight was cancelled")
             let arrivals = await gate.arrivals.count
             try? await Task.sleep(for: .milliseconds(30))
             #expect(await gate.arrivals.count == arrivals, "and nothing more is asked")
