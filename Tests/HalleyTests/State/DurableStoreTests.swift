@@ -252,8 +252,8 @@ import Testing
         }
         let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
         let rows = try connection.run(
-            "SELECT scope, url, variant, body, status, headers, received, fresh_until, invalidated, embedded, vary "
-                + "FROM states",
+            "SELECT scopes.fingerprint, url, variant, body, status, headers, received, fresh_until, invalidated, "
+                + "embedded, vary FROM states JOIN scopes ON scopes.id = states.scope",
             columns: [.blob, .text, .text, .blob, .integer, .text, .real, .real, .integer, .integer, .text])
         let values = try #require(rows.first)
         // A row as consistent as a writer could make it, whose body is not JSON.
@@ -272,7 +272,7 @@ import Testing
         #expect(store.durable?.totals().count == 0, "removed from the file")
     }
 
-    @Test func anOlderLayoutIsMigrated() async throws {
+    @Test(arguments: [1, 2]) func anOlderLayoutIsMigrated(layout: Int) async throws {
         let directory = Directory()
         let api = await api()
         do {
@@ -280,17 +280,57 @@ import Testing
             _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
             await store.flush()
         }
-        // Layout 1: no `vary`, no checksums, no index by URL.
+        // Layout 2 as it was written: the fingerprint in each row, no `scopes` table.
         let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
-        try connection.run("DROP INDEX IF EXISTS states_url")
-        try connection.run("ALTER TABLE states DROP COLUMN checksum")
-        try connection.run("ALTER TABLE states DROP COLUMN vary")
-        try connection.run("PRAGMA user_version=1")
+        try connection.run("ALTER TABLE states RENAME TO states_3")
+        try connection.run("DROP INDEX states_used")
+        try connection.run(
+            """
+            CREATE TABLE states(scope BLOB NOT NULL, url TEXT NOT NULL, variant TEXT NOT NULL, body BLOB NOT NULL,
+            status INTEGER NOT NULL, headers TEXT NOT NULL, received REAL NOT NULL, fresh_until REAL NOT NULL,
+            invalidated INTEGER NOT NULL, embedded INTEGER NOT NULL, used INTEGER NOT NULL, bytes INTEGER NOT NULL,
+            vary TEXT NOT NULL DEFAULT '', checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(url, scope, variant))
+            """)
+        try connection.run("CREATE INDEX states_used ON states(used)")
+        try connection.run(
+            "INSERT INTO states SELECT scopes.fingerprint, url, variant, body, status, headers, received, "
+                + "fresh_until, invalidated, embedded, used, bytes, vary, checksum "
+                + "FROM states_3 JOIN scopes ON scopes.id = states_3.scope")
+        try connection.run("DROP TABLE states_3")
+        try connection.run("DROP TABLE scopes")
+        if layout == 1 {
+            // Layout 1: no `vary`, no checksums.
+            try connection.run("ALTER TABLE states DROP COLUMN checksum")
+            try connection.run("ALTER TABLE states DROP COLUMN vary")
+        }
+        try connection.run("PRAGMA user_version=\(layout)")
         let events = Events()
         let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
         #expect(await events.kinds(of: store) == [.migrated])
         let manager = await stateManager(api, store: store)
         #expect(await manager.resource(at: Graph.url("/orders/7")).current?.resource.state["status"] == "open")
+        #expect(events.all.isEmpty == false && events.all.allSatisfy { $0.kind == .migrated }, "no row unreadable")
+        let fingerprints = try connection.run("SELECT count(*) FROM scopes", columns: [.integer])
+        #expect(fingerprints.first?.first?.integer == 1)
+    }
+
+    @Test func aFileKeepsEachFingerprintOnceIn8KiBPages() async throws {
+        let directory = Directory()
+        let api = await api()
+        for index in 0..<3 { await api.serve("/items/\(index)", Graph.resource("/items/\(index)", ["n": .int(index)])) }
+        let store = ResourceStore(file: directory.file)
+        let manager = await stateManager(api, store: store)
+        _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).get()
+        for index in 0..<3 { _ = try await manager.resource(at: Graph.url("/items/\(index)")).get() }
+        await store.flush()
+        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        // Set before the journal mode, or SQLite keeps its default of 4 KiB (it did).
+        #expect(try connection.run("PRAGMA page_size", columns: [.integer]).first?.first?.integer == 8_192)
+        let scopes = try connection.run("SELECT count(*) FROM scopes", columns: [.integer])
+        #expect(scopes.first?.first?.integer == 2, "alice's and the anonymous scope")
+        let kinds = try connection.run("SELECT DISTINCT typeof(scope) FROM states", columns: [.text])
+        #expect(kinds.map { $0.first?.text } == ["integer"], "a row keeps its scope's number")
+        #expect(try connection.run("SELECT count(*) FROM states", columns: [.integer]).first?.first?.integer == 4)
     }
 
     @Test func aFileThatCannotBeOpenedLeavesAStoreInMemoryWithATypedError() async throws {

@@ -11,8 +11,10 @@ import HalleyHAL
 /// the writers, and a batch that finds the file busy is tried again later.
 final class StateDatabase: Sendable {
     /// The layout this code writes. 1: the first layout; 2: each row's `Vary` names and a
-    /// checksum of its columns.
-    static let schemaVersion = 2
+    /// checksum of its columns; 3: each credential fingerprint once, in `scopes`, and rows
+    /// keyed by its number (the 32 bytes in a row and again in its key were a twentieth of
+    /// the file).
+    static let schemaVersion = 3
 
     let file: URL
     /// Mixed into the credential fingerprints of this file's rows, so that a fingerprint means
@@ -87,6 +89,12 @@ final class StateDatabase: Sendable {
     private static func prepare(
         _ connection: SQLiteConnection, file: URL, salt: [UInt8]?, events: @Sendable (ResourceStore.DiskEvent) -> Void
     ) throws -> [UInt8] {
+        // A new file's page size and vacuum mode, set before WAL: SQLite fixes both when the
+        // journal mode is written (an existing file keeps its own; these change nothing there).
+        // Freed pages go back to the system. Rows of about 1 KiB fill 8 KiB pages with less
+        // left over than 4 KiB ones.
+        try connection.run("PRAGMA page_size=8192")
+        try connection.run("PRAGMA auto_vacuum=INCREMENTAL")
         // Reading the journal mode reads the file's header: a file that is not a database fails here.
         try connection.run("PRAGMA journal_mode=WAL", columns: [.text])
         // In WAL mode NORMAL loses no committed transaction when the process dies (only, at
@@ -118,23 +126,26 @@ final class StateDatabase: Sendable {
 
     /// The current layout in a new file.
     private static func create(_ connection: SQLiteConnection, salt: [UInt8]?) throws(SQLiteConnection.Failure) {
-        // Before any table: only then does SQLite honour it. Freed pages go back to the system.
-        try connection.run("PRAGMA auto_vacuum=INCREMENTAL")
-        // Rows of about 1 KiB fill 8 KiB pages with less left over than 4 KiB ones.
-        try connection.run("PRAGMA page_size=8192")
-        try connection.run(
-            """
-            CREATE TABLE states(scope BLOB NOT NULL, url TEXT NOT NULL, variant TEXT NOT NULL, body BLOB NOT NULL,
-            status INTEGER NOT NULL, headers TEXT NOT NULL, received REAL NOT NULL, fresh_until REAL NOT NULL,
-            invalidated INTEGER NOT NULL, embedded INTEGER NOT NULL, used INTEGER NOT NULL, bytes INTEGER NOT NULL,
-            vary TEXT NOT NULL DEFAULT '', checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(url, scope, variant))
-            """)
-        try connection.run("CREATE INDEX states_used ON states(used)")
+        try createStates(connection)
         try connection.run("CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL)")
         var generator = SystemRandomNumberGenerator()
         let salt = Data(salt ?? (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         try connection.run("INSERT INTO meta(key, value) VALUES ('salt', ?)", [.blob(salt)])
         try connection.run("PRAGMA user_version=\(schemaVersion)")
+    }
+
+    /// The current layout's tables of states and of scopes (a new file's, or a migration's).
+    private static func createStates(_ connection: SQLiteConnection) throws(SQLiteConnection.Failure) {
+        try connection.run(
+            "CREATE TABLE scopes(id INTEGER PRIMARY KEY, fingerprint BLOB NOT NULL UNIQUE)")
+        try connection.run(
+            """
+            CREATE TABLE states(scope INTEGER NOT NULL, url TEXT NOT NULL, variant TEXT NOT NULL, body BLOB NOT NULL,
+            status INTEGER NOT NULL, headers TEXT NOT NULL, received REAL NOT NULL, fresh_until REAL NOT NULL,
+            invalidated INTEGER NOT NULL, embedded INTEGER NOT NULL, used INTEGER NOT NULL, bytes INTEGER NOT NULL,
+            vary TEXT NOT NULL DEFAULT '', checksum INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(url, scope, variant))
+            """)
+        try connection.run("CREATE INDEX states_used ON states(used)")
     }
 
     /// Brings an older layout to the current one, in the caller's transaction.
@@ -147,12 +158,28 @@ final class StateDatabase: Sendable {
             // Layout 2's key starts with the URL (a write invalidates its target in every
             // scope); layout 1's started with the scope, so its rows get an index by URL.
             try connection.run("CREATE INDEX IF NOT EXISTS states_url ON states(url)")
-            let rows = try connection.run("SELECT rowid, \(columns) FROM states", columns: [.integer] + kinds)
+            let rows = try connection.run(
+                "SELECT rowid, scope, \(valueColumns) FROM states", columns: [.integer] + kinds)
             for values in rows {
                 let row = Self.row(Array(values.dropFirst()))
                 try connection.run(
                     "UPDATE states SET checksum = ? WHERE rowid = ?", [.integer(row.checksum), values[0]])
             }
+        }
+        if version < 3 {
+            // Layout 2 kept the fingerprint in every row: each moves to `scopes` once, and the
+            // rows are copied to a table keyed by its number (SQLite cannot change a key's type
+            // in place). The checksums stay: they digest the fingerprint, not its number.
+            try connection.run("ALTER TABLE states RENAME TO states_2")
+            try connection.run("DROP INDEX IF EXISTS states_used")
+            try connection.run("DROP INDEX IF EXISTS states_url")
+            try createStates(connection)
+            try connection.run("INSERT OR IGNORE INTO scopes(fingerprint) SELECT DISTINCT scope FROM states_2")
+            try connection.run(
+                "INSERT INTO states(scope, \(valueColumns), used, bytes, checksum) "
+                    + "SELECT scopes.id, \(valueColumns), used, bytes, checksum "
+                    + "FROM states_2 JOIN scopes ON scopes.fingerprint = states_2.scope")
+            try connection.run("DROP TABLE states_2")
         }
         try connection.run("PRAGMA user_version=\(schemaVersion)")
     }
@@ -184,8 +211,15 @@ final class StateDatabase: Sendable {
 
     // MARK: Rows
 
-    private static let columns =
-        "scope, url, variant, body, status, headers, received, fresh_until, invalidated, embedded, vary"
+    /// A row's columns after its scope, the same in every layout.
+    private static let valueColumns =
+        "url, variant, body, status, headers, received, fresh_until, invalidated, embedded, vary"
+    /// A row's columns with its scope's fingerprint, read from `rowsWithScopes`.
+    private static let columns = "scopes.fingerprint, \(valueColumns)"
+    /// The rows joined to their scopes' fingerprints.
+    private static let rowsWithScopes = "states JOIN scopes ON scopes.id = states.scope"
+    /// The number of the scope whose fingerprint is the statement's next argument.
+    private static let scopeNumber = "(SELECT id FROM scopes WHERE fingerprint = ?)"
     private static let kinds: [SQLiteConnection.Kind] = [
         .blob, .text, .text, .blob, .integer, .text, .real, .real, .integer, .integer, .text,
     ]
@@ -200,7 +234,8 @@ final class StateDatabase: Sendable {
     func rows(url: String, scope: [UInt8]) throws(SQLiteConnection.Failure) -> [Read] {
         try reader.use { connection throws(SQLiteConnection.Failure) in
             try connection.run(
-                "SELECT \(Self.columns), checksum FROM states WHERE scope = ? AND url = ?",
+                "SELECT \(Self.columns), checksum FROM \(Self.rowsWithScopes) WHERE states.scope = \(Self.scopeNumber) "
+                    + "AND url = ?",
                 [.blob(Data(scope)), .text(url)], columns: Self.kinds + [.integer]
             ).map { values in
                 let row = Self.row(values)
@@ -233,15 +268,27 @@ final class StateDatabase: Sendable {
             var evicted = 0
             try connection.transaction { () throws(SQLiteConnection.Failure) in
                 var used = Int64(Date().timeIntervalSince1970 * 1_000_000)
+                // A batch names one or two scopes: each one's number is looked up (or made) once.
+                var numbers: [Data: Int64] = [:]
+                func number(_ fingerprint: Data) throws(SQLiteConnection.Failure) -> SQLiteConnection.Value {
+                    if let known = numbers[fingerprint] { return .integer(known) }
+                    try connection.run("INSERT OR IGNORE INTO scopes(fingerprint) VALUES (?)", [.blob(fingerprint)])
+                    let found =
+                        try connection.run(
+                            "SELECT id FROM scopes WHERE fingerprint = ?", [.blob(fingerprint)], columns: [.integer]
+                        ).first?.first?.integer ?? 0
+                    numbers[fingerprint] = found
+                    return .integer(found)
+                }
                 for change in changes {
                     used += 1
                     switch change {
                     case .put(let row):
                         try connection.run(
-                            "INSERT OR REPLACE INTO states(\(Self.columns), used, bytes, checksum) "
+                            "INSERT OR REPLACE INTO states(scope, \(Self.valueColumns), used, bytes, checksum) "
                                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             [
-                                .blob(row.scope), .text(row.url), .text(row.variant), .blob(row.body),
+                                try number(row.scope), .text(row.url), .text(row.variant), .blob(row.body),
                                 .integer(Int64(row.status)), .text(row.headers), .real(row.received),
                                 .real(row.freshUntil), .integer(row.isInvalidated ? 1 : 0),
                                 .integer(row.isEmbedded ? 1 : 0), .text(row.vary), .integer(used),
@@ -249,11 +296,11 @@ final class StateDatabase: Sendable {
                             ])
                     case .delete(let key):
                         try connection.run(
-                            "DELETE FROM states WHERE scope = ? AND url = ? AND variant = ?",
+                            "DELETE FROM states WHERE scope = \(Self.scopeNumber) AND url = ? AND variant = ?",
                             [.blob(Data(key.scope)), .text(key.url), .text(key.variant)])
                     case .touch(let key):
                         try connection.run(
-                            "UPDATE states SET used = ? WHERE scope = ? AND url = ? AND variant = ?",
+                            "UPDATE states SET used = ? WHERE scope = \(Self.scopeNumber) AND url = ? AND variant = ?",
                             [.integer(used), .blob(Data(key.scope)), .text(key.url), .text(key.variant)])
                     }
                 }
@@ -273,7 +320,7 @@ final class StateDatabase: Sendable {
         while total > Double(maximumBytes) {
             let oldest = try connection.run(
                 "SELECT url, scope, variant, bytes FROM states ORDER BY used LIMIT 64",
-                columns: [.text, .blob, .text, .integer])
+                columns: [.text, .integer, .text, .integer])
             guard !oldest.isEmpty else { break }
             for row in oldest where total > Double(maximumBytes) {
                 try connection.run(
@@ -293,12 +340,14 @@ final class StateDatabase: Sendable {
             try connection.transaction { () throws(SQLiteConnection.Failure) in
                 for url in urls {
                     let rows = try connection.run(
-                        "SELECT \(Self.columns) FROM states WHERE url = ? AND invalidated = 0", [.text(url)],
+                        "SELECT \(Self.columns) FROM \(Self.rowsWithScopes) WHERE url = ? AND invalidated = 0",
+                        [.text(url)],
                         columns: Self.kinds)
                     for values in rows {
                         let row = Self.row(values).invalidated()
                         try connection.run(
-                            "UPDATE states SET invalidated = 1, checksum = ? WHERE url = ? AND scope = ? AND variant = ?",
+                            "UPDATE states SET invalidated = 1, checksum = ? "
+                                + "WHERE url = ? AND scope = \(Self.scopeNumber) AND variant = ?",
                             [.integer(row.checksum), .text(row.url), .blob(row.scope), .text(row.variant)])
                     }
                 }
@@ -311,7 +360,9 @@ final class StateDatabase: Sendable {
     func slotDigests(_ digest: (Data, String) -> Int) throws(SQLiteConnection.Failure) -> Set<Int> {
         try reader.use { connection throws(SQLiteConnection.Failure) in
             var digests: Set<Int> = []
-            for row in try connection.run("SELECT scope, url FROM states", columns: [.blob, .text]) {
+            for row in try connection.run(
+                "SELECT scopes.fingerprint, url FROM \(Self.rowsWithScopes)", columns: [.blob, .text])
+            {
                 digests.insert(digest(row[0].blob ?? Data(), row[1].text ?? ""))
             }
             return digests
@@ -330,9 +381,15 @@ final class StateDatabase: Sendable {
     func wipe(scope: [UInt8]?) throws(SQLiteConnection.Failure) {
         try writer.use { connection throws(SQLiteConnection.Failure) in
             if let scope {
-                try connection.run("DELETE FROM states WHERE scope = ?", [.blob(Data(scope))])
+                try connection.transaction { () throws(SQLiteConnection.Failure) in
+                    try connection.run("DELETE FROM states WHERE scope = \(Self.scopeNumber)", [.blob(Data(scope))])
+                    try connection.run("DELETE FROM scopes WHERE fingerprint = ?", [.blob(Data(scope))])
+                }
             } else {
-                try connection.run("DELETE FROM states")
+                try connection.transaction { () throws(SQLiteConnection.Failure) in
+                    try connection.run("DELETE FROM states")
+                    try connection.run("DELETE FROM scopes")
+                }
             }
             _ = try? connection.run("PRAGMA incremental_vacuum")
         }
