@@ -357,9 +357,7 @@ extension ResourceStore: ResponseRecording {
     func freshDocument(at url: URL, scope: StateScope) -> HALResource? {
         let text = URLNormalization.normalized(url).absoluteString
         return storage.withLock { storage in
-            let now = ContinuousClock.now
-            storage.loadStored(text, scope: scope.credentials, now: now)
-            return storage.freshResource(text, scope: scope, at: now)
+            storage.freshResourceLoadingStored(text, scope: scope, at: .now)
         }
     }
 
@@ -377,8 +375,7 @@ extension ResourceStore: ResponseRecording {
         return storage.withLock { storage in
             zip(texts, scopes).map { text, scope in
                 guard let text, let scope else { return nil }
-                storage.loadStored(text, scope: scope.credentials, now: now)
-                return storage.freshResource(text, scope: scope, at: now)
+                return storage.freshResourceLoadingStored(text, scope: scope, at: now)
             }
         }
     }

@@ -10,6 +10,18 @@ extension StateStorage {
         }
     }
 
+    /// ``freshResource(_:scope:at:)``, reading `url`'s stored states first when memory has
+    /// no usable one: a state in memory wins over the file's, so a hit needs no look at
+    /// ``persistence`` (perf: a traversal over held states asks for every resource).
+    mutating func freshResourceLoadingStored(_ url: String, scope: StateScope, at now: ContinuousClock.Instant)
+        -> HALResource?
+    {
+        if let resource = freshResource(url, scope: scope, at: now) { return resource }
+        guard persistence != nil else { return nil }
+        loadStored(url, scope: scope.credentials, now: now)
+        return freshResource(url, scope: scope, at: now)
+    }
+
     /// Forgets `scope`'s states (every scope's when `nil`); observers hear nothing.
     mutating func removeScope(_ scope: [UInt8]?) {
         let keys = states.keys.filter { scope == nil || $0.scope == scope }

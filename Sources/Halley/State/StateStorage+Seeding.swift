@@ -42,8 +42,9 @@ extension StateStorage {
                 changes: &changes)
         }
         for item in found where item.key != key.url {
+            guard let itemURL = URL(string: item.key) else { continue }
             seed(
-                item.resource, url: item.url, scope: scope, parent: key, varyNames: varyNames, freshness: freshness,
+                item.resource, url: itemURL, scope: scope, parent: key, varyNames: varyNames, freshness: freshness,
                 changes: &changes)
         }
         return current(key) ?? read
@@ -144,47 +145,74 @@ extension StateStorage {
     /// links) or linked, on its own origin.
     static func listedItems(of document: HALResource, url: URL) -> Set<String> {
         var items: Set<String> = []
-        let origin = Origin(url)
+        let parent = KeyParent(url.absoluteString)
         for item in document.embedded.resources(for: LinkRelation(itemRelation)) {
-            guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let own = item.baseURL,
-                Origin(own) == origin
+            guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let location = item.baseLocation,
+                let key = storableKey(location, under: parent)
             else { continue }
-            items.insert(URLNormalization.normalized(own).absoluteString)
+            items.insert(key)
         }
         for link in document.links[LinkRelation(itemRelation)] where !link.isTemplated {
-            guard let target = document.url(for: link), Origin(target) == origin else { continue }
-            items.insert(URLNormalization.normalized(target).absoluteString)
+            guard let target = document.url(for: link), let key = storableKey(LazyURL(target), under: parent)
+            else { continue }
+            items.insert(key)
         }
         return items
     }
 
-    /// The embedded resources of `document` (at any depth) that may be stored: those with a
-    /// `self` link, resolved against their parent's URL, on their parent's origin. One
-    /// without a `self` link stays in its document, and its own embedded resources are read
-    /// against the nearest ancestor that has a URL.
-    static func embeddedItems(of document: HALResource, parentURL: URL) -> [(
-        key: String, url: URL, resource: HALResource
-    )] {
-        var items: [(key: String, url: URL, resource: HALResource)] = []
-        func visit(_ resource: HALResource, parentURL: URL, depth: Int) {
+    /// The embedded resources of `document` (at any depth) that may be stored, each with the
+    /// key it is stored under: those with a `self` link, resolved against their parent's URL,
+    /// on their parent's origin. One without a `self` link stays in its document, and its own
+    /// embedded resources are read against the nearest ancestor that has a URL.
+    static func embeddedItems(of document: HALResource, parentURL: URL) -> [(key: String, resource: HALResource)] {
+        var items: [(key: String, resource: HALResource)] = []
+        func visit(_ resource: HALResource, parent: KeyParent, depth: Int) {
             // Deep nesting is bounded by the parser; this bound keeps a hostile document cheap.
             guard depth < 64 else { return }
             for entry in resource.embedded.entries {
                 for item in entry.resources {
                     // A resource's base is its `self` link resolved against its parent's base.
-                    guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let url = item.baseURL else {
-                        visit(item, parentURL: parentURL, depth: depth + 1)
+                    guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let location = item.baseLocation
+                    else {
+                        visit(item, parent: parent, depth: depth + 1)
                         continue
                     }
-                    // A copy of another origin's resource is that server's word about it.
-                    guard Origin(url) == Origin(parentURL) else { continue }
-                    let normalized = URLNormalization.normalized(url)
-                    items.append((normalized.absoluteString, normalized, item))
-                    visit(item, parentURL: normalized, depth: depth + 1)
+                    guard let key = storableKey(location, under: parent) else { continue }
+                    items.append((key, item))
+                    visit(item, parent: KeyParent(key), depth: depth + 1)
                 }
             }
         }
-        visit(document, parentURL: parentURL, depth: 0)
+        visit(document, parent: KeyParent(parentURL.absoluteString), depth: 0)
         return items
+    }
+
+    /// A URL's text as the keys of the resources it embeds or lists are checked against it.
+    struct KeyParent {
+        let text: String
+        /// Whether ``text`` is plainly in normal form (``URLNormalization/isNormal(_:)``).
+        let isNormal: Bool
+
+        init(_ text: String) {
+            self.text = text
+            isNormal = URLNormalization.isNormal(text)
+        }
+    }
+
+    /// The key a resource at `location` is stored under (its URL in normal form) when it is on
+    /// `parent`'s origin; `nil` on another origin: a copy of another origin's resource is that
+    /// server's word about it.
+    ///
+    /// perf: text in plainly normal form on both sides is compared as bytes, with no `URL` made
+    /// (reading a stored collection parsed two URLs per item; BENCHMARKS.md, "Why the hot paths
+    /// look as they do").
+    static func storableKey(_ location: LazyURL, under parent: KeyParent) -> String? {
+        let text = location.text
+        if parent.isNormal, URLNormalization.isNormal(text) {
+            return URLNormalization.haveOneOrigin(normal: text, parent.text) ? text : nil
+        }
+        let url = location.url
+        guard let parentURL = URL(string: parent.text), Origin(url) == Origin(parentURL) else { return nil }
+        return URLNormalization.normalized(url).absoluteString
     }
 }

@@ -85,7 +85,7 @@ struct StateStorage: Sendable {
         let plain = StateKey(scope: scope.credentials, url: url)
         var found = states.index(forKey: plain)
         var key = plain
-        if let index = found, !states.values[index].varyNames.isEmpty || states.values[index].state.isEmbedded {
+        if let index = found, !Self.inPlace(&states.values[index], { $0.varyNames.isEmpty && !$0.state.isEmbedded }) {
             found = nil
         }
         if found == nil {
@@ -251,7 +251,15 @@ struct StateStorage: Sendable {
     /// A use of `key`: its stamp, for the state's ``StoredState/lastUsed``.
     private mutating func used(_ key: StateKey) -> UInt64 {
         if recency.needsRebuild {
-            let live = states.map { (key: $0.key, stamp: $0.value.lastUsed) }
+            // perf: each state's stamp read in place; `states.map` copied every state out
+            // (BENCHMARKS.md, "Why the hot paths look as they do").
+            var live: [(key: StateKey, stamp: UInt64)] = []
+            live.reserveCapacity(states.count)
+            var index = states.startIndex
+            while index != states.endIndex {
+                live.append((states.keys[index], Self.inPlace(&states.values[index]) { $0.lastUsed }))
+                states.formIndex(after: &index)
+            }
             recency.rebuild(from: live)
         }
         return recency.use(key)

@@ -65,6 +65,26 @@ enum URLNormalization {
         }
     }
 
+    /// Whether two texts plainly in normal form (``isNormal(_:)``) start with the same
+    /// `scheme://host`: their origin, which a normal URL spells one way.
+    static func haveOneOrigin(normal first: String, _ second: String) -> Bool {
+        var first = first
+        var second = second
+        return first.withUTF8 { first in
+            second.withUTF8 { second in
+                let end = originLength(first)
+                return end == originLength(second) && first[..<end].elementsEqual(second[..<end])
+            }
+        }
+    }
+
+    /// The length of the `scheme://host` a text in normal form starts with.
+    private static func originLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = bytes[4] == UInt8(ascii: "s") ? 8 : 7
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/") { index += 1 }
+        return index
+    }
+
     /// `text` with every percent-encoding in upper case and those of unreserved characters
     /// (letters, digits, `-`, `.`, `_`, `~`) decoded.
     static func normalizedEncoding(_ text: String) -> String {

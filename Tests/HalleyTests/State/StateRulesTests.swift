@@ -20,6 +20,40 @@ import Testing
         #expect(URLNormalization.normalized(try #require(URL(string: written))).absoluteString == normal)
     }
 
+    /// Which embedded resources a document's state keeps a copy of: the same origin only,
+    /// whether both URLs are plainly normal (compared as text) or not (parsed).
+    @Test(
+        arguments: [
+            ("https://api.example.com/orders", "https://api.example.com/orders/1", "https://api.example.com/orders/1"),
+            (
+                "https://api.example.com/orders", "HTTPS://API.example.com:443/orders/1",
+                "https://api.example.com/orders/1"
+            ),
+            (
+                "https://api.example.com:443/orders", "https://api.example.com/orders/1",
+                "https://api.example.com/orders/1"
+            ),
+            ("https://api.example.com/orders", "https://api.example.com.evil.example/orders/1", nil),
+            ("https://api.example.com/orders", "https://api.example.co/orders/1", nil),
+            ("https://api.example.com/orders", "http://api.example.com/orders/1", nil),
+            ("http://api.example.com/orders", "https://api.example.com/orders/1", nil),
+            ("https://api.example.com/orders", "https://api.example.com:8443/orders/1", nil),
+            ("http://127.0.0.1:8080/orders", "http://127.0.0.1:8080/orders/1", "http://127.0.0.1:8080/orders/1"),
+            ("http://127.0.0.1:8080/orders", "http://127.0.0.1:8081/orders/1", nil),
+        ] as [(String, String, String?)])
+    func anEmbeddedResourceIsKeptOnlyOnItsParentsOrigin(parent: String, item: String, key: String?) throws {
+        let location = try #require(URL(string: item))
+        #expect(StateStorage.storableKey(LazyURL(location), under: StateStorage.KeyParent(parent)) == key)
+        let document = try HALResource(
+            json: [
+                "_links": ["self": ["href": .string(parent)]],
+                "_embedded": ["item": [["_links": ["self": ["href": .string(item)]], "n": 1]]],
+            ], url: URL(string: parent))
+        let parentURL = try #require(URL(string: parent))
+        #expect(StateStorage.embeddedItems(of: document, parentURL: parentURL).map(\.key) == (key.map { [$0] } ?? []))
+        #expect(StateStorage.listedItems(of: document, url: parentURL) == Set(key.map { [$0] } ?? []))
+    }
+
     private func invalidation(_ headers: HeaderFields, status: Int = 200, trusting: Set<String> = [])
         -> ResponseInvalidation
     {

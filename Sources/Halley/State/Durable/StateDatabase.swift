@@ -357,8 +357,11 @@ final class StateDatabase: Sendable {
     }
 
     /// A digest of every row's URL and scope, for answering "nothing stored" with no query.
+    ///
+    /// Read on the writer's connection (it runs first on the writer's queue): on the reader's,
+    /// the first use of a URL after opening a large file waited for the whole scan.
     func slotDigests(_ digest: (Data, String) -> Int) throws(SQLiteConnection.Failure) -> Set<Int> {
-        try reader.use { connection throws(SQLiteConnection.Failure) in
+        try writer.use { connection throws(SQLiteConnection.Failure) in
             var digests: Set<Int> = []
             for row in try connection.run(
                 "SELECT scopes.fingerprint, url FROM \(Self.rowsWithScopes)", columns: [.blob, .text])
