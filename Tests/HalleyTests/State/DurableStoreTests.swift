@@ -15,6 +15,19 @@ import Testing
         }
         var file: URL { url.appendingPathComponent("states.sqlite") }
         deinit { try? FileManager.default.removeItem(at: url) }
+
+        /// One launch that stores `/orders/7` and ends, leaving the file for the test to
+        /// change before the next launch.
+        func launchGettingTheOrder(_ api: ScriptedAPI) async throws {
+            let store = ResourceStore(file: file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+
+        /// A connection of the test's own to the file, as another process would have.
+        func connection() throws -> SQLiteConnection {
+            try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: file.path)
+        }
     }
 
     /// The events a store reports, gathered.
@@ -190,12 +203,8 @@ import Testing
     @Test func aFileFromANewerVersionIsSetAsideAndAFreshStoreStarts() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try await directory.launchGettingTheOrder(api)
+        let connection = try directory.connection()
         try connection.run("PRAGMA user_version=99")
         let events = Events()
         let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
@@ -225,13 +234,9 @@ import Testing
     @Test func aStateWhoseBytesWereOverwrittenIsNeverServed() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
+        try await directory.launchGettingTheOrder(api)
         // The body's bytes change on disk, the way a bad sector or a stray write would.
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let connection = try directory.connection()
         try connection.run("UPDATE states SET body = CAST(replace(CAST(body AS TEXT), 'open', 'paid') AS BLOB)")
         let events = Events()
         let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
@@ -245,12 +250,8 @@ import Testing
     @Test func aStoredBodyThatNoLongerParsesIsRemoved() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try await directory.launchGettingTheOrder(api)
+        let connection = try directory.connection()
         let rows = try connection.run(
             "SELECT scope, url, variant, body, status, headers, received, fresh_until, invalidated, embedded, vary "
                 + "FROM states",
@@ -275,13 +276,9 @@ import Testing
     @Test func anOlderLayoutIsMigrated() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
+        try await directory.launchGettingTheOrder(api)
         // Layout 1: no `vary`, no checksums, no index by URL.
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let connection = try directory.connection()
         try connection.run("DROP INDEX IF EXISTS states_url")
         try connection.run("ALTER TABLE states DROP COLUMN checksum")
         try connection.run("ALTER TABLE states DROP COLUMN vary")
