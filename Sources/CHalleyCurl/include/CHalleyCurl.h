@@ -85,8 +85,8 @@ typedef struct halley_curl_field {
 } halley_curl_field;
 
 /// One easy handle's response as it arrives, read by its header and body callbacks
-/// (`halley_curl_easy_set_response`) on the loop thread, in C: they run for every header line
-/// and body chunk, and in Swift the same work cost several times as many instructions.
+/// (`halley_curl_easy_set_response`) on the loop thread, in C, as they run for every header
+/// line and body chunk (perf: BENCHMARKS.md, "Why the hot paths look as they do").
 /// The callbacks split each field line into its name and value as it arrives (the caller only
 /// makes strings of them), and read what the limits need.
 typedef struct halley_curl_response {

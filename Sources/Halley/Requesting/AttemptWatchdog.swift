@@ -5,14 +5,16 @@ import HalleyTransport
 /// Holds every attempt of one call to the per-attempt time limit with a single timer.
 ///
 /// Racing each request against its own sleeping task costs a task group, a second child
-/// task and a timer per request: a quarter to a third of the engine's time at zero latency.
-/// All attempts of a call share one limit, so their deadlines arrive in the order the
-/// attempts started: one sleeper task waits for the oldest pending deadline, cancels every
-/// attempt that is past its own, and sleeps again; an attempt that finishes in time only
-/// marks its slot done.
+/// task and a timer per request. All attempts of a call share one limit, so their deadlines
+/// arrive in the order the attempts started: one sleeper task waits for the oldest pending
+/// deadline, cancels every attempt that is past its own, and sleeps again; an attempt that
+/// finishes in time only marks its slot done.
 ///
 /// The sleeper lives while the call does: ``stop()`` (at the end of the call) cancels it,
 /// and it ends by itself when it wakes with nothing pending.
+///
+/// perf: one timer per call instead of a race per request;
+/// BENCHMARKS.md, "Why the hot paths look as they do".
 final class AttemptWatchdog: Sendable {
     typealias Attempt = Task<ResourceResponse, any Error>
 

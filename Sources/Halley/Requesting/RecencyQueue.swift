@@ -7,10 +7,8 @@
 /// eviction cost amortised constant time, not a scan of every entry; the queue is rebuilt
 /// from the live entries when stale uses outnumber them, so it stays proportional to them.
 ///
-/// perf: in the module of its two owners, so it is specialised for their keys: from
-/// HalleyHAL it ran unspecialised, each use and each entry the rebuild sorted going through
-/// tuple metadata and value witnesses, half of a second traversal over fresh stored state
-/// (BENCHMARKS.md, "state").
+/// perf: in the module of its two owners, so it is specialised for their keys;
+/// BENCHMARKS.md, "Why the hot paths look as they do".
 struct RecencyQueue<Key: Sendable>: Sendable {
     private var uses: [(key: Key, stamp: UInt64)] = []
     /// Where the queue starts in ``uses``: popping moves it rather than shifting the array.

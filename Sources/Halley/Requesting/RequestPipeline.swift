@@ -211,8 +211,9 @@ final class RequestPipeline: Sendable {
     /// The HAL document at `url`: fetched with the whole policy, parsed, and run through the
     /// validators with the parsed document. With a resource store, a fresh stored state is the
     /// answer (no request) and a fetched document is stored.
-    /// Inlined into the traversal's document fetch, as it was before the store existed: the
-    /// path without a store costs what it did.
+    ///
+    /// perf: inlined, so the path without a store costs what it did before the store;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     func document(at location: LazyURL, includePath: String?) async throws -> HALResource {
         let draft = Draft(location: location, method: .get, body: .none, includePath: includePath, accept: nil)
@@ -647,8 +648,11 @@ final class RequestPipeline: Sendable {
     /// A cache entry as ``exchange(_:first:)`` holds it across its suspension points: boxed,
     /// and read only through these out-of-line members. An entry's layout includes a clock
     /// instant, whose size the standard library only tells at run time, and an async function
-    /// allocates every such value it touches in its frame on entry (a dozen task allocations
-    /// per request, with a cache or without one); a reference has a fixed size.
+    /// allocates every such value it touches in its frame on entry, with a cache or without
+    /// one; a reference has a fixed size.
+    ///
+    /// perf: no run-time-sized value in the exchange's frame;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     private final class HeldEntry: Sendable {
         private let entry: ResponseCache.Entry
 

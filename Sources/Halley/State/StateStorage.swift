@@ -94,8 +94,8 @@ struct StateStorage: Sendable {
             found = states.index(forKey: selected)
         }
         guard let index = found else { return nil }
-        // perf: the state is read in place (an inout access), not copied out: a copy retained
-        // and released each of its fields, a fifth of a read (BENCHMARKS.md, "state").
+        // perf: the state is read in place (an inout access), not copied out, which retained
+        // and released each of its fields; BENCHMARKS.md, "Why the hot paths look as they do".
         let complete = embeddedCopiesAreComplete
         let read: (usable: Bool, resource: HALResource?) = Self.inPlace(&states.values[index]) { stored in
             guard !stored.isStale(at: now), complete || !stored.state.isEmbedded else { return (false, nil) }

@@ -24,7 +24,10 @@ final class FetchTable: Sendable {
 
     /// Each URL's entry lives in `slots`, found through `entries` by its URL: the owner of a
     /// fetch gets its slot back from ``claim(_:url:includePath:)`` and finishes it there,
-    /// without hashing the URL a second time (a third of the table's cost per resource).
+    /// without hashing the URL a second time.
+    ///
+    /// perf: one hash of the URL per fetched resource;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     private struct State {
         var entries: [String: Int] = [:]
         var slots: [Entry] = []

@@ -24,11 +24,14 @@ final class TraversalContext: Sendable {
     let fanOutWindow: Int
     /// The same for a fan-out of leaves, one request each: as many as the concurrency limit,
     /// so each request finds a free slot instead of queueing for one (a suspension, a
-    /// continuation and a cancellation handler per request, about 8 k instructions of a
-    /// request through libcurl), and is built only when it can be sent. When a request may
+    /// continuation and a cancellation handler per request), and is built only when it can
+    /// be sent. When a request may
     /// wait without a slot (``RequestPipeline/waitsOutsideTheLimit``), the wide window, so
     /// that other workers use that slot meanwhile. (A worker whose URL another is fetching
     /// waits for that one request without a slot, as it would with the wide window.)
+    ///
+    /// perf: no request of a fan-out of leaves queues for a slot;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     let leafWindow: Int
     private let failures = LockedValue<[HalleyError]>([])
 
@@ -94,8 +97,11 @@ final class TraversalContext: Sendable {
         try await inlinedDocument(at: url, includePath: includePath)
     }
 
-    /// ``document(at:includePath:)``, inlined into the fan-out over a relation's links (one
-    /// async frame fewer for each of them); the other callers share the out-of-line copy.
+    /// ``document(at:includePath:)`` for the fan-out over a relation's links; the other
+    /// callers share the out-of-line copy.
+    ///
+    /// perf: inlined, one async frame fewer per link;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     func inlinedDocument(at url: LazyURL, includePath: String?) async throws -> HALResource {
         let key = url.text

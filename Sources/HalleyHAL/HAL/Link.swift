@@ -60,9 +60,11 @@ public struct Link: Sendable, Hashable {
     public var isDeprecated: Bool { deprecation != nil }
 
     /// ``href``, ``isTemplated`` and ``deprecation``, what following the link reads, in one
-    /// pass over its object: read one by one, each scanned the object again (about 90
-    /// instructions each, three per followed link). The first member of each name counts, as
-    /// for the properties.
+    /// pass over its object: read one by one, each scanned the object again. The first member
+    /// of each name counts, as for the properties.
+    ///
+    /// perf: one scan per followed link, not three;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     package var followed: (href: String, isTemplated: Bool, deprecation: String?) {
         var href: String?
         var templated: Bool??

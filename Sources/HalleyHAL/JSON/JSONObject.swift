@@ -135,8 +135,10 @@ public struct JSONObject: Sendable {
     }
 
     /// Appends a member known not to be present yet; used by the parser after its own
-    /// duplicate check, to avoid looking the key up twice. Inlined: called out of line, the
-    /// parser retained and released each key and value once more.
+    /// duplicate check, to avoid looking the key up twice.
+    ///
+    /// perf: inlined, one retain and release fewer per member;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     mutating func appendNew(_ key: consuming String, _ value: consuming JSONValue) {
         // Objects of one member (link objects) stay exact; a second member makes room for

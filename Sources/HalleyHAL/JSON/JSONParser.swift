@@ -278,8 +278,9 @@ private struct JSONParser {
 
     /// The member name at `position` when it is one of the names HAL documents repeat in
     /// every resource and link, written without escapes: the literal, with no string built.
-    /// Creating and validating a `String` costs a few hundred instructions; a document of
-    /// small resources spends a third of its parsing on names like these.
+    ///
+    /// perf: no `String` made and validated for the commonest names;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     private mutating func knownKey() -> String? {
         let start = position + 1
@@ -343,9 +344,10 @@ private struct JSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
                 position += 1
                 guard isASCII else { return try makeString(slice, at: contentStart) }
-                // ASCII needs no validation; most keys and values in HAL documents are ASCII. Copied
-                // into a string of its exact size: `String(decoding:as:)` took a generic path that
-                // checked the bytes again twice (about 60 instructions a string more).
+                // ASCII needs no validation; most keys and values in HAL documents are ASCII.
+                // perf: copied into a string of its exact size, not `String(decoding:as:)`, whose
+                // generic path checked the bytes again twice;
+                // BENCHMARKS.md, "Why the hot paths look as they do".
                 guard !slice.isEmpty else { return "" }
                 return String(unsafeUninitializedCapacity: slice.count) { buffer in
                     _ = buffer.initialize(fromContentsOf: slice)

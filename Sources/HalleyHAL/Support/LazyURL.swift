@@ -4,17 +4,18 @@ import Foundation
 /// document it fetched: its text, with Foundation's `URL` made only when something asks for
 /// one.
 ///
-/// `URL(string:)` validates the text and records where each component lies, about 3.7 k
-/// instructions, and freeing the result takes another 1 k: about a sixth of what a traversal
-/// spends per resource, for a value it only hashes, compares and hands to a requester that
-/// sends its text. The text comes one of two ways: a `URL`'s `absoluteString`, or text that
+/// `URL(string:)` validates the text and records where each component lies, and freeing the
+/// result costs again, for a value the engine only hashes, compares and hands to a requester
+/// that sends its text. The text comes one of two ways: a `URL`'s `absoluteString`, or text that
 /// ``URLResolution`` joined and checked to be one Foundation parses to that very text
 /// (``init(verbatim:)``).
 ///
 /// Only the text is kept, not the `URL` a caller gave: requests and responses carry this
-/// through every frame of the pipeline, and a second reference made each copy dearer (0.6 k
-/// per resource in a traversal). A `URL` asked for is the absolute one parsed from the text,
-/// equal to an absolute URL it was made from.
+/// through every frame of the pipeline, and a second reference made each copy dearer. A
+/// `URL` asked for is the absolute one parsed from the text, equal to an absolute URL it was
+/// made from.
+///
+/// perf: no `URL` parsed per followed link; BENCHMARKS.md, "Why the hot paths look as they do".
 package struct LazyURL: Sendable, Hashable {
     /// The URL's `absoluteString`.
     package let text: String

@@ -19,10 +19,13 @@ package func withTimeLimit<Value: Sendable>(
 
 /// Sleeps until `deadline` in steps of at most ``sleepStep``.
 ///
-/// A cancelled `Task.sleep` keeps its timer (about 1.7 KB, Swift 6.3 on Linux) until the time
-/// it was asked to wake. Time limits are long (60 s per attempt by default) and nearly always
-/// cancelled early, so one long sleep per request held about 100 MiB at 1,000 requests a
-/// second; in steps, only what the last step's requests left is held.
+/// A cancelled `Task.sleep` keeps its timer until the time it was asked to wake. Time limits
+/// are long (60 s per attempt by default) and nearly always cancelled early, so one long sleep
+/// per request held a timer for every request of the last minute; in steps, only what the
+/// last step's requests left is held.
+///
+/// perf: memory bounded by a step's requests, not a minute's;
+/// BENCHMARKS.md, "Why the hot paths look as they do".
 package func sleepInSteps(until deadline: ContinuousClock.Instant, tolerance: Duration? = nil) async throws {
     while true {
         let now = ContinuousClock.now

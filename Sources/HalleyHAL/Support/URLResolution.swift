@@ -4,7 +4,7 @@ import Foundation
 /// library does it, for links, `self` links, redirects and `Location` headers.
 ///
 /// `URL(string:relativeTo:)` followed by `absoluteURL` parses the reference, the base and
-/// the result, which was a quarter of the engine's instructions at zero latency. Most hrefs
+/// the result (perf: BENCHMARKS.md, "Why the hot paths look as they do"). Most hrefs
 /// a HAL server writes are absolute (`https://…`) or absolute paths (`/orders/7`) made of
 /// plain characters; for those, RFC 3986 resolution is string joining, checked here and
 /// parsed once. Everything else (relative paths, dot segments, percent signs, non-ASCII,
@@ -55,10 +55,12 @@ package enum URLResolution {
     }
 
     /// ``joined(_:_:)`` against a base whose origin was found once, for all the links of a
-    /// relation: reading a URL's `absoluteString` and finding its authority cost a few hundred
-    /// instructions per followed link, the same each time.
-    /// With no origin (no base, or one that is not `http` or `https`), only an absolute URL
-    /// joins.
+    /// relation, rather than reading the base's `absoluteString` and finding its authority
+    /// again for each. With no origin (no base, or one that is not `http` or `https`), only an
+    /// absolute URL joins.
+    ///
+    /// perf: the base's origin found once per relation;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     static func joined(_ reference: String, _ origin: OriginPrefix?) -> String? {
         joined(reference) { path in origin?.text.withUnsafeBufferPointer { concatenated($0, &path) } }
     }
@@ -172,8 +174,10 @@ package enum URLResolution {
         return end == start ? nil : end
     }
 
-    /// Whether `text` starts with the ASCII `prefix`, compared byte by byte (the generic
-    /// `starts(with:)` costs a few hundred instructions a call, and this runs per request).
+    /// Whether `text` starts with the ASCII `prefix`, compared byte by byte.
+    ///
+    /// perf: not the generic `starts(with:)`, as this runs per request;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     package static func hasPrefix(_ text: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
         guard text.count >= count else { return false }

@@ -48,8 +48,11 @@ package enum CurlLibrary {
     /// four); `nil` when it decodes none, or is not loaded.
     ///
     /// Sent as one of the request's own lines, libcurl leaves out its copy, which it would
-    /// format byte by byte twice on every request (about 4,000 instructions each); decoding
-    /// stays on through `CURLOPT_ACCEPT_ENCODING`.
+    /// format byte by byte twice on every request; decoding stays on through
+    /// `CURLOPT_ACCEPT_ENCODING`.
+    ///
+    /// perf: libcurl formats no `Accept-Encoding` line of its own;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     package static let acceptEncodingLine: String? = {
         // Loads libcurl first: read before that, the features would be none, for good.
         guard loadFailure == nil else { return nil }

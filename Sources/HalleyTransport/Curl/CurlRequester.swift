@@ -237,10 +237,8 @@ public struct CurlRequester: ResourceRequester, Sendable {
     /// The request and its redirects; ``response(for:)`` puts proxy and redirect refusals into
     /// the shared vocabulary.
     ///
-    /// Inlined, as ``perform(_:)`` is: each async function of its own begins with a switch to
-    /// the generic executor, and with a task executor preference every such switch asks the
-    /// task for its preferred executor under the task's status lock, only to stay where it is.
-    /// (`nonisolated(nonsending)` would avoid them too, but needs Swift 6.2.)
+    /// perf: inlined, as ``perform(_:)`` is, no executor switch of its own;
+    /// BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     private func exchange(_ request: ResourceRequest) async throws -> ResourceResponse {
         let clock = ContinuousClock()
@@ -385,8 +383,9 @@ extension RedirectChain.Hop {
         holds(value, [13, 10])
     }
 
-    /// With `memchr`, which reads a long value (an `Accept` list) many bytes at a time, where
-    /// a byte-by-byte search cost several instructions a byte.
+    /// With `memchr`, which reads a long value (an `Accept` list) many bytes at a time.
+    ///
+    /// perf: not a byte-by-byte search; BENCHMARKS.md, "Why the hot paths look as they do".
     @inline(__always)
     private static func holds(_ text: String, _ bytes: [UInt8]) -> Bool {
         var text = text

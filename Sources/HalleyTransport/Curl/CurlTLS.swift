@@ -24,8 +24,7 @@ struct CurlHandleSetup: Sendable {
 ///   directory, `CAINFO_BLOB` is the system bundle (the file libcurl reports as its default,
 ///   `CURLINFO_CAINFO`, or the first of the usual paths) followed by the extra PEM. Either
 ///   way the system's CAs stay trusted. The directory is preferred because OpenSSL parses a
-///   blob whole at every handshake: Debian's 139-certificate bundle costs 40–65 ms of CPU
-///   per connection, a third more time for a short command (BENCHMARKS.md, issue #38).
+///   blob whole at every handshake (perf: BENCHMARKS.md, "Why the hot paths look as they do").
 /// - `.only(sources)` sets `CAINFO` (one file) or `CAINFO_BLOB` (anything else) and clears
 ///   `CAPATH`, so no system CA is trusted.
 ///

@@ -326,8 +326,8 @@ final class CurlTransfer: @unchecked Sendable {
         try setMethodAndBody()
         // No `Expect: 100-continue` round trip for a large body. Only a request with a body
         // carries the empty `Expect:`: libcurl compares every line of the list with a dozen
-        // names on every request, so a line a GET never needs costs each GET about 2,500
-        // instructions.
+        // names on every request.
+        // perf: no line a GET never needs; BENCHMARKS.md, "Why the hot paths look as they do".
         let suppressesExpect = job.body != nil
         if handle.applied.headerFields != job.headerFields || handle.applied.suppressesExpect != suppressesExpect {
             var list: OpaquePointer? = suppressesExpect ? halley_curl_slist_append(nil, "Expect:") : nil

@@ -295,7 +295,7 @@ enum FreePorts {
             let descriptor = socket(AF_INET, streamSocketType, 0)
             guard descriptor >= 0 else { throw BenchError("socket() failed: errno \(errno)") }
             sockets.append(descriptor)
-            var address = loopback(port: 0)
+            var address = loopbackAddress(port: 0)
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -313,19 +313,11 @@ enum FreePorts {
         let descriptor = socket(AF_INET, streamSocketType, 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var address = loopback(port: port)
+        var address = loopbackAddress(port: port)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }

@@ -121,8 +121,8 @@ struct LiveScreensScenario: Scenario {
         _ = try await order.refresh()
         handles += Array(repeating: order, count: observers)
         let count = handles.count
-        let ready = LockedValue(0)
-        let heard = LockedValue(0)
+        let ready = Arrivals(expecting: count)
+        let heard = Arrivals(expecting: count)
         let (allReady, readySignal) = AsyncStream<Void>.makeStream()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for handle in handles {
@@ -136,19 +136,13 @@ struct LiveScreensScenario: Scenario {
                         if state.isPending, !heardPending {
                             heardPending = true
                             let now = ContinuousClock.now
-                            if heard.withLock({ value -> Bool in
-                                value += 1
-                                return value == count
-                            }) {
+                            if heard.arrive() {
                                 heardSignal.yield(now)
                                 opened.yield()
                             }
                             continue
                         }
-                        if ready.withLock({ value -> Bool in
-                            value += 1
-                            return value == count
-                        }) {
+                        if ready.arrive() {
                             readySignal.finish()
                         }
                     }
@@ -178,7 +172,7 @@ struct LiveScreensScenario: Scenario {
     /// costs above it.
     static func wakeupFloor(waiters: Int) async -> Duration {
         let parked = LockedValue<[UnsafeContinuation<Void, Never>]>([])
-        let ran = LockedValue(0)
+        let ran = Arrivals(expecting: waiters)
         let (allParked, parkedSignal) = AsyncStream<Void>.makeStream()
         let (allRan, ranSignal) = AsyncStream<ContinuousClock.Instant>.makeStream()
         return await withTaskGroup(of: Void.self) { group in
@@ -193,10 +187,7 @@ struct LiveScreensScenario: Scenario {
                         }
                     }
                     let now = ContinuousClock.now
-                    if ran.withLock({ value -> Bool in
-                        value += 1
-                        return value == waiters
-                    }) {
+                    if ran.arrive() {
                         ranSignal.yield(now)
                     }
                 }

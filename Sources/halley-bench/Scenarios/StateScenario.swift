@@ -116,8 +116,8 @@ struct StateScenario: Scenario {
         -> Duration
     {
         let target = version.get() + 1
-        let ready = LockedValue(0)
-        let heard = LockedValue(0)
+        let ready = Arrivals(expecting: count)
+        let heard = Arrivals(expecting: count)
         let (allReady, readySignal) = AsyncStream<Void>.makeStream()
         let (allHeard, heardSignal) = AsyncStream<ContinuousClock.Instant>.makeStream()
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -127,18 +127,12 @@ struct StateScenario: Scenario {
                         guard case .updated(let state) = event else { continue }
                         if state.resource.state["version"]?.intValue == target {
                             let now = ContinuousClock.now
-                            if heard.withLock({ value -> Bool in
-                                value += 1
-                                return value == count
-                            }) {
+                            if heard.arrive() {
                                 heardSignal.yield(now)
                             }
                             return
                         }
-                        if ready.withLock({ value -> Bool in
-                            value += 1
-                            return value == count
-                        }) {
+                        if ready.arrive() {
                             readySignal.finish()
                         }
                     }

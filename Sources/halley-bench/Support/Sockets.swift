@@ -14,3 +14,12 @@ var streamSocketType: Int32 {
         SOCK_STREAM
     #endif
 }
+
+/// `127.0.0.1:port` as the socket calls take it; port 0 asks the kernel for a free one.
+func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}

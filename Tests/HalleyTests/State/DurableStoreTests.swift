@@ -15,6 +15,19 @@ import Testing
         }
         var file: URL { url.appendingPathComponent("states.sqlite") }
         deinit { try? FileManager.default.removeItem(at: url) }
+
+        /// One launch that stores `/orders/7` and ends, leaving the file for the test to
+        /// change before the next launch.
+        func launchGettingTheOrder(_ api: ScriptedAPI) async throws {
+            let store = ResourceStore(file: file)
+            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
+            await store.flush()
+        }
+
+        /// A connection of the test's own to the file, as another process would have.
+        func connection() throws -> SQLiteConnection {
+            try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: file.path)
+        }
     }
 
     /// The events a store reports, gathered.
@@ -190,12 +203,8 @@ import Testing
     @Test func aFileFromANewerVersionIsSetAsideAndAFreshStoreStarts() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try await directory.launchGettingTheOrder(api)
+        let connection = try directory.connection()
         try connection.run("PRAGMA user_version=99")
         let events = Events()
         let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
@@ -225,13 +234,9 @@ import Testing
     @Test func aStateWhoseBytesWereOverwrittenIsNeverServed() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
+        try await directory.launchGettingTheOrder(api)
         // The body's bytes change on disk, the way a bad sector or a stray write would.
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let connection = try directory.connection()
         try connection.run("UPDATE states SET body = CAST(replace(CAST(body AS TEXT), 'open', 'paid') AS BLOB)")
         let events = Events()
         let store = ResourceStore(file: directory.file, onDiskEvent: events.handler)
@@ -245,12 +250,8 @@ import Testing
     @Test func aStoredBodyThatNoLongerParsesIsRemoved() async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        try await directory.launchGettingTheOrder(api)
+        let connection = try directory.connection()
         let rows = try connection.run(
             "SELECT scopes.fingerprint, url, variant, body, status, headers, received, fresh_until, invalidated, "
                 + "embedded, vary FROM states JOIN scopes ON scopes.id = states.scope",
@@ -275,13 +276,9 @@ import Testing
     @Test(arguments: [1, 2]) func anOlderLayoutIsMigrated(layout: Int) async throws {
         let directory = Directory()
         let api = await api()
-        do {
-            let store = ResourceStore(file: directory.file)
-            _ = try await stateManager(api, store: store).resource(at: Graph.url("/orders/7")).get()
-            await store.flush()
-        }
+        try await directory.launchGettingTheOrder(api)
         // Layout 2 as it was written: the fingerprint in each row, no `scopes` table.
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let connection = try directory.connection()
         try connection.run("ALTER TABLE states RENAME TO states_3")
         try connection.run("DROP INDEX states_used")
         try connection.run(
@@ -323,7 +320,7 @@ import Testing
         _ = try await manager.resource(at: Graph.url("/orders/7"), options: user("alice")).get()
         for index in 0..<3 { _ = try await manager.resource(at: Graph.url("/items/\(index)")).get() }
         await store.flush()
-        let connection = try SQLiteConnection(library: SQLiteLibrary.shared.get(), path: directory.file.path)
+        let connection = try directory.connection()
         // Set before the journal mode, or SQLite keeps its default of 4 KiB (it did).
         #expect(try connection.run("PRAGMA page_size", columns: [.integer]).first?.first?.integer == 8_192)
         let scopes = try connection.run("SELECT count(*) FROM scopes", columns: [.integer])

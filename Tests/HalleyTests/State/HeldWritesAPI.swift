@@ -6,11 +6,7 @@ import HalleyTestSupport
 /// until the test answers them, in the order they arrived: what a screen shows while a write
 /// is in flight can be read before the server has answered.
 actor HeldWritesAPI {
-    struct Answer: Sendable {
-        var status: Int
-        var headers: HeaderFields = [:]
-        var json: JSONValue? = nil
-    }
+    typealias Answer = ScriptedAnswer
 
     let requester = InMemoryRequester()
     private var documents: [String: (json: JSONValue, headers: HeaderFields)] = [:]
@@ -58,12 +54,6 @@ actor HeldWritesAPI {
             for waiter in ready { waiter.waiter.resume() }
             answer = await withCheckedContinuation { held.append((request, $0)) }
         }
-        var headers = answer.headers
-        var body = Data()
-        if let json = answer.json {
-            headers["Content-Type"] = "application/hal+json"
-            body = json.serialized()
-        }
-        return ResourceResponse(status: answer.status, headers: headers, url: request.url, body: body)
+        return answer.response(to: request)
     }
 }

@@ -43,6 +43,14 @@
             ResourceListModel(manager, from: Graph.url("/orders?page=0"), as: Order.self)
         }
 
+        /// The list once it has asked for its first two pages.
+        func listOfTwoPages(_ manager: ResourceManager) async -> ResourceListModel<Order> {
+            let orders = list(manager)
+            await orders.loadMore()
+            await orders.loadMore()
+            return orders
+        }
+
         @Test func pagesLoadOneAtATimeUntilThereIsNoNext() async throws {
             let api = ScriptedAPI()
             await Self.serveOrders(api, pages: 3, size: 5)
@@ -68,9 +76,7 @@
             await Self.serveOrders(api, pages: 2, size: 5)
             await api.answerWrites("/orders/7", withNewState: ["number": 7, "status": "paid"])
             let manager = await stateManager(api)
-            let orders = list(manager)
-            await orders.loadMore()
-            await orders.loadMore()
+            let orders = await listOfTwoPages(manager)
             let requests = await api.requester.requestCount
             _ = try await manager.resource(at: Graph.url("/orders/7")).put(.json(["status": "paid"]))
             #expect(await eventually { orders.rows[6].value.status == "paid" })
@@ -82,9 +88,7 @@
             let api = ScriptedAPI()
             await Self.serveOrders(api, pages: 2, size: 5)
             let manager = await stateManager(api)
-            let orders = list(manager)
-            await orders.loadMore()
-            await orders.loadMore()
+            let orders = await listOfTwoPages(manager)
             _ = try await manager.resource(at: Graph.url("/orders/3")).delete()
             #expect(await eventually { orders.rows.count == 9 })
             #expect(!orders.items.map(\.number).contains(3))
@@ -95,9 +99,7 @@
             let api = ScriptedAPI()
             await Self.serveOrders(api, pages: 2, size: 3, numbers: [0: [1, 2, 3], 1: [3, 4, 5]])
             let manager = await stateManager(api)
-            let orders = list(manager)
-            await orders.loadMore()
-            await orders.loadMore()
+            let orders = await listOfTwoPages(manager)
             #expect(orders.items.map(\.number) == [1, 2, 3, 4, 5])
             _ = try await manager.resource(at: Graph.url("/orders/3")).delete()
             #expect(await eventually { orders.items.map(\.number) == [1, 2, 4, 5] }, "and gone once")
@@ -107,9 +109,7 @@
             let api = ScriptedAPI()
             await Self.serveOrders(api, pages: 3, size: 2, missing: [1])
             let manager = await stateManager(api)
-            let orders = list(manager)
-            await orders.loadMore()
-            await orders.loadMore()
+            let orders = await listOfTwoPages(manager)
             #expect(orders.items.map(\.number) == [1, 2])
             #expect(!orders.isLoading && orders.hasMore)
             #expect((orders.pages.last?.error as? HalleyError)?.httpError?.status == 404)
@@ -124,9 +124,7 @@
             let api = ScriptedAPI()
             await Self.serveOrders(api, pages: 2, size: 3)
             let manager = await stateManager(api)
-            let orders = list(manager)
-            await orders.loadMore()
-            await orders.loadMore()
+            let orders = await listOfTwoPages(manager)
             await Self.serveOrders(api, pages: 2, size: 3, numbers: [0: [1, 3, 4], 1: [4, 5, 6]])
             await orders.refresh()
             #expect(orders.items.map(\.number) == [1, 3, 4, 5, 6])

@@ -5,11 +5,7 @@ import HalleyTestSupport
 /// A HAL API on an in-memory requester whose answers a test scripts per path and method:
 /// `GET` serves the path's current document, other methods the scripted answer.
 actor ScriptedAPI {
-    struct Answer: Sendable {
-        var status: Int
-        var headers: HeaderFields
-        var json: JSONValue?
-    }
+    typealias Answer = ScriptedAnswer
 
     let requester = InMemoryRequester()
     private var documents: [String: Answer] = [:]
@@ -48,13 +44,25 @@ actor ScriptedAPI {
         guard let answer else {
             return ResourceResponse(status: 404, url: request.url, body: Data())
         }
-        var headers = answer.headers
+        return answer.response(to: request)
+    }
+}
+
+/// What a scripted API answers one request with (``ScriptedAPI``, ``HeldWritesAPI``).
+struct ScriptedAnswer: Sendable {
+    var status: Int
+    var headers: HeaderFields = [:]
+    var json: JSONValue? = nil
+
+    /// The response: a JSON body is sent as HAL, whatever the script's headers say.
+    func response(to request: ResourceRequest) -> ResourceResponse {
+        var headers = headers
         var body = Data()
-        if let json = answer.json {
+        if let json {
             headers["Content-Type"] = "application/hal+json"
             body = json.serialized()
         }
-        return ResourceResponse(status: answer.status, headers: headers, url: request.url, body: body)
+        return ResourceResponse(status: status, headers: headers, url: request.url, body: body)
     }
 }
 
