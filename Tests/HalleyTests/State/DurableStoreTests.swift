@@ -200,6 +200,34 @@ import Testing
         #expect(await relaunched.resource(at: Graph.url("/items/0")).current == nil, "the oldest went first")
     }
 
+    /// Changes that pile up while the file is locked reach it as one batch: the rows' order
+    /// of use must still be the order the states were stored in (it was the batch's
+    /// dictionary order, so the bound evicted states at random).
+    @Test func aBatchWritesItsRowsInTheOrderTheStatesWereStored() async throws {
+        let directory = Directory()
+        let api = ScriptedAPI()
+        let padding = String(repeating: "x", count: 1_000)
+        for index in 0..<60 {
+            await api.serve("/items/\(index)", Graph.resource("/items/\(index)", ["padding": .string(padding)]))
+        }
+        let events = Events()
+        let store = ResourceStore(file: directory.file, maximumBytesOnDisk: 20_000, onDiskEvent: events.handler)
+        let other = try SQLiteConnection(
+            library: SQLiteLibrary.shared.get(), path: directory.file.path, busyMilliseconds: 0)
+        try other.run("BEGIN IMMEDIATE")
+        let manager = await stateManager(api, store: store)
+        for index in 0..<60 { _ = try await manager.resource(at: Graph.url("/items/\(index)")).get() }
+        await events.waitFor(.writeFailed)
+        try other.run("COMMIT")
+        await store.flush()
+        let relaunched = await stateManager(api, store: ResourceStore(file: directory.file))
+        var kept: [Int] = []
+        for index in 0..<60 where await relaunched.resource(at: Graph.url("/items/\(index)")).current != nil {
+            kept.append(index)
+        }
+        #expect(kept.count >= 10 && kept == Array((60 - kept.count)..<60), "the most recently stored stay: \(kept)")
+    }
+
     @Test func aFileFromANewerVersionIsSetAsideAndAFreshStoreStarts() async throws {
         let directory = Directory()
         let api = await api()

@@ -40,9 +40,18 @@ final class DurableStates: StatePersistence {
         case touch
     }
 
+    /// A change waiting to be written, and when it was made (counted).
+    private struct Queued: Sendable {
+        let change: Pending
+        let order: UInt64
+    }
+
     private struct Queue: Sendable {
         /// The changes not yet written, by slot and variant.
-        var pending: [Slot: [String: Pending]] = [:]
+        var pending: [Slot: [String: Queued]] = [:]
+        /// Counts changes: a batch writes its changes in the order they were made, which is
+        /// the order of use the file's bound evicts by.
+        var changesMade: UInt64 = 0
         /// Whether a drain is scheduled on the writer queue.
         var isScheduled = false
         /// Slots read since launch (or since their states left memory): not read again.
@@ -114,7 +123,7 @@ final class DurableStates: StatePersistence {
 
     func load(_ url: String, scope: [UInt8], now: ContinuousClock.Instant) -> [(key: StateKey, stored: StoredState)] {
         let slot = Slot(scope: scope, url: url)
-        let found = queue.withLock { queue -> (StateDatabase?, [String: Pending])? in
+        let found = queue.withLock { queue -> (StateDatabase?, [String: Queued])? in
             guard !queue.consulted.contains(slot) else { return nil }
             if queue.consulted.count >= Self.consultedLimit { queue.consulted.removeAll(keepingCapacity: true) }
             queue.consulted.insert(slot)
@@ -126,8 +135,8 @@ final class DurableStates: StatePersistence {
         }
         guard let (database, pending) = found else { return [] }
         var loaded: [(key: StateKey, stored: StoredState)] = []
-        for (variant, change) in pending {
-            if case .put(let stored) = change {
+        for (variant, queued) in pending {
+            if case .put(let stored) = queued.change {
                 loaded.append((StateKey(scope: scope, url: url, variant: variant), stored))
             }
         }
@@ -142,7 +151,8 @@ final class DurableStates: StatePersistence {
         let wallNow = Date()
         for read in reads {
             // What is pending is newer than what the file has (a put) or says it is gone.
-            guard pending[read.row.variant] == nil || pending[read.row.variant].map(Self.isTouch) == true else {
+            guard pending[read.row.variant] == nil || pending[read.row.variant].map({ Self.isTouch($0.change) }) == true
+            else {
                 continue
             }
             let key = read.row.key
@@ -187,7 +197,8 @@ final class DurableStates: StatePersistence {
         let slot = Slot(scope: key.scope, url: key.url)
         let schedule = queue.withLock { queue -> Bool in
             if case .touch = change, queue.pending[slot]?[key.variant] != nil { return false }
-            queue.pending[slot, default: [:]][key.variant] = change
+            queue.changesMade += 1
+            queue.pending[slot, default: [:]][key.variant] = Queued(change: change, order: queue.changesMade)
             if case .put = change {
                 let digest = Self.digest(slot)
                 if queue.onDisk != nil {
@@ -216,7 +227,7 @@ final class DurableStates: StatePersistence {
             // The batch is taken while the writer's connection is held, so a wipe (which also
             // holds it) never runs between taking a batch and writing it.
             let finished = database.holdingWriter { () -> Bool in
-                let batch = queue.withLock { queue -> [Slot: [String: Pending]]? in
+                let batch = queue.withLock { queue -> [Slot: [String: Queued]]? in
                     guard !queue.pending.isEmpty else {
                         queue.isScheduled = false
                         queue.drains += 1
@@ -246,20 +257,23 @@ final class DurableStates: StatePersistence {
         }
     }
 
-    private func write(_ batch: [Slot: [String: Pending]], to database: StateDatabase) {
+    private func write(_ batch: [Slot: [String: Queued]], to database: StateDatabase) {
         let now = ContinuousClock.now
         let wallNow = Date()
-        var changes: [StateDatabase.Change] = []
-        changes.reserveCapacity(batch.count)
+        var ordered: [(key: StateKey, queued: Queued)] = []
+        ordered.reserveCapacity(batch.count)
         for (slot, variants) in batch {
-            for (variant, change) in variants {
-                let key = StateKey(scope: slot.scope, url: slot.url, variant: variant)
-                switch change {
-                case .put(let stored):
-                    changes.append(.put(DurableRow(key: key, stored: stored, now: now, wallNow: wallNow)))
-                case .delete: changes.append(.delete(key))
-                case .touch: changes.append(.touch(key))
-                }
+            for (variant, queued) in variants {
+                ordered.append((StateKey(scope: slot.scope, url: slot.url, variant: variant), queued))
+            }
+        }
+        // In the order they were made: each row's use is stamped in this order.
+        ordered.sort { $0.queued.order < $1.queued.order }
+        let changes: [StateDatabase.Change] = ordered.map { key, queued in
+            switch queued.change {
+            case .put(let stored): .put(DurableRow(key: key, stored: stored, now: now, wallNow: wallNow))
+            case .delete: .delete(key)
+            case .touch: .touch(key)
             }
         }
         do {
