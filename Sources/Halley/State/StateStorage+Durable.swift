@@ -12,7 +12,8 @@ extension StateStorage {
 
     /// ``freshResource(_:scope:at:)``, reading `url`'s stored states first when memory has
     /// no usable one: a state in memory wins over the file's, so a hit needs no look at
-    /// ``persistence`` (perf: a traversal over held states asks for every resource).
+    /// ``persistence`` (perf: a traversal over held states asks for every resource;
+    /// BENCHMARKS.md, "Why the hot paths look as they do").
     mutating func freshResourceLoadingStored(_ url: String, scope: StateScope, at now: ContinuousClock.Instant)
         -> HALResource?
     {
