@@ -17,7 +17,8 @@ extension StateStorage {
         let freshness = Freshness(headers: response.headers, now: now, defaultFreshness: defaultFreshness)
         let varyNames = SelectingHeaders.varyNames(response.headers)
         let key = Self.key(of: url.absoluteString, scope: scope, varyNames: varyNames)
-        let found = Self.embeddedItems(of: document, parentURL: url)
+        let carried = Self.carried(by: document, at: url)
+        let found = carried.embedded
         let state = ResourceState(
             url: url, resource: document, status: response.status, headers: response.headers,
             etag: response.headers["ETag"], lastModified: response.headers["Last-Modified"], isEmbedded: false,
@@ -25,7 +26,7 @@ extension StateStorage {
         let cost = response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         let stored = StoredState(
             state: state, freshness: freshness, cost: cost + Self.fixedCost, embeds: Set(found.map { $0.key }),
-            items: Self.listedItems(of: document, url: url), varyNames: varyNames)
+            items: carried.items, varyNames: varyNames)
         let previous = self.key(of: key.url, scope: scope).flatMap { states[$0] }
         removeSelected(key.url, scope: scope)
         put(stored, for: key, storable: freshness.isStorable)
@@ -74,11 +75,11 @@ extension StateStorage {
         let state = ResourceState(
             url: url, resource: resource, status: 200, headers: [:], etag: nil, lastModified: nil, isEmbedded: true,
             isStale: false, storedAt: Date())
+        let carried = Self.carried(by: resource, at: url)
         let stored = StoredState(
             state: state, freshness: freshness,
             cost: JSONValue.object(resource.json).serialized().count + Self.fixedCost,
-            embeds: Set(Self.embeddedItems(of: resource, parentURL: url).map { $0.key }),
-            items: Self.listedItems(of: resource, url: url), varyNames: varyNames)
+            embeds: Set(carried.embedded.map { $0.key }), items: carried.items, varyNames: varyNames)
         if let previousKey { remove(previousKey) }
         put(stored, for: key, storable: freshness.isStorable)
         if let previous, !previous.isInvalidated, previous.state.resource.json == resource.json { return }
@@ -119,7 +120,7 @@ extension StateStorage {
                 continue
             }
             guard stored.embeds.contains(key.url), !stored.isInvalidated else { continue }
-            let copy = Self.embeddedItems(of: stored.state.resource, parentURL: stored.state.url)
+            let copy = Self.carried(by: stored.state.resource, at: stored.state.url).embedded
                 .first { $0.key == key.url }?.resource
             if changed || copy.map({ Self.contradicts($0.state, document.state) }) == true {
                 outdated.append(parent)
@@ -141,35 +142,27 @@ extension StateStorage {
         }
     }
 
-    /// The normalised URLs a collection lists in its `item` relation, embedded (by their `self`
-    /// links) or linked, on its own origin.
-    static func listedItems(of document: HALResource, url: URL) -> Set<String> {
+    /// What a state of `document` at `url` keeps of the resources it carries, found in one
+    /// walk of its `_embedded`:
+    ///
+    /// - `embedded`: the embedded resources (at any depth) that may be stored, each with the
+    ///   key it is stored under: those with a `self` link, resolved against their parent's
+    ///   URL, on their parent's origin. One without a `self` link stays in its document, and
+    ///   its own embedded resources are read against the nearest ancestor that has a URL.
+    /// - `items`: the normalised URLs the document lists in its `item` relation, embedded (by
+    ///   their `self` links) or linked, on its own origin.
+    static func carried(by document: HALResource, at url: URL) -> (
+        embedded: [(key: String, resource: HALResource)], items: Set<String>
+    ) {
+        var embedded: [(key: String, resource: HALResource)] = []
         var items: Set<String> = []
-        let parent = KeyParent(url.absoluteString)
-        for item in document.embedded.resources(for: LinkRelation(itemRelation)) {
-            guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let location = item.baseLocation,
-                let key = storableKey(location, under: parent)
-            else { continue }
-            items.insert(key)
-        }
-        for link in document.links[LinkRelation(itemRelation)] where !link.isTemplated {
-            guard let target = document.url(for: link), let key = storableKey(LazyURL(target), under: parent)
-            else { continue }
-            items.insert(key)
-        }
-        return items
-    }
-
-    /// The embedded resources of `document` (at any depth) that may be stored, each with the
-    /// key it is stored under: those with a `self` link, resolved against their parent's URL,
-    /// on their parent's origin. One without a `self` link stays in its document, and its own
-    /// embedded resources are read against the nearest ancestor that has a URL.
-    static func embeddedItems(of document: HALResource, parentURL: URL) -> [(key: String, resource: HALResource)] {
-        var items: [(key: String, resource: HALResource)] = []
+        let root = KeyParent(url.absoluteString)
+        let listed = document.embedded.entry(for: LinkRelation(itemRelation))?.rel
         func visit(_ resource: HALResource, parent: KeyParent, depth: Int) {
             // Deep nesting is bounded by the parser; this bound keeps a hostile document cheap.
             guard depth < 64 else { return }
             for entry in resource.embedded.entries {
+                let lists = depth == 0 && entry.rel == listed
                 for item in entry.resources {
                     // A resource's base is its `self` link resolved against its parent's base.
                     guard let selfLink = item.links.selfLink, !selfLink.isTemplated, let location = item.baseLocation
@@ -178,13 +171,19 @@ extension StateStorage {
                         continue
                     }
                     guard let key = storableKey(location, under: parent) else { continue }
-                    items.append((key, item))
+                    embedded.append((key, item))
+                    if lists { items.insert(key) }
                     visit(item, parent: KeyParent(key), depth: depth + 1)
                 }
             }
         }
-        visit(document, parent: KeyParent(parentURL.absoluteString), depth: 0)
-        return items
+        visit(document, parent: root, depth: 0)
+        for link in document.links[LinkRelation(itemRelation)] where !link.isTemplated {
+            guard let target = document.url(for: link), let key = storableKey(LazyURL(target), under: root)
+            else { continue }
+            items.insert(key)
+        }
+        return (embedded, items)
     }
 
     /// A URL's text as the keys of the resources it embeds or lists are checked against it.

@@ -50,8 +50,31 @@ import Testing
                 "_embedded": ["item": [["_links": ["self": ["href": .string(item)]], "n": 1]]],
             ], url: URL(string: parent))
         let parentURL = try #require(URL(string: parent))
-        #expect(StateStorage.embeddedItems(of: document, parentURL: parentURL).map(\.key) == (key.map { [$0] } ?? []))
-        #expect(StateStorage.listedItems(of: document, url: parentURL) == Set(key.map { [$0] } ?? []))
+        let carried = StateStorage.carried(by: document, at: parentURL)
+        #expect(carried.embedded.map(\.key) == (key.map { [$0] } ?? []))
+        #expect(carried.items == Set(key.map { [$0] } ?? []))
+    }
+
+    /// One walk finds both: every embedded resource with a `self` link (any relation, any
+    /// depth) is a copy to keep; only the top-level `item` relation, embedded or linked, lists.
+    @Test func theItemsAreTheTopLevelItemRelationEmbeddedOrLinked() throws {
+        let base = "https://api.example.com"
+        func resource(_ path: String, _ embedded: JSONObject = [:]) -> JSONValue {
+            var object: JSONObject = ["_links": ["self": ["href": .string(base + path)]]]
+            if !embedded.isEmpty { object["_embedded"] = .object(embedded) }
+            return .object(object)
+        }
+        let document = try HALResource(
+            json: [
+                "_links": ["self": ["href": .string(base + "/orders")], "item": [["href": "/orders/3"]]],
+                "_embedded": [
+                    "item": [resource("/orders/1", ["customer": resource("/customers/9")])],
+                    "summary": resource("/orders/summary"),
+                ],
+            ], url: URL(string: base + "/orders"))
+        let carried = StateStorage.carried(by: document, at: try #require(URL(string: base + "/orders")))
+        #expect(carried.embedded.map(\.key) == [base + "/orders/1", base + "/customers/9", base + "/orders/summary"])
+        #expect(carried.items == [base + "/orders/1", base + "/orders/3"])
     }
 
     private func invalidation(_ headers: HeaderFields, status: Int = 200, trusting: Set<String> = [])

@@ -148,14 +148,14 @@ struct DurableRow: Sendable {
             isEmbedded: isEmbedded, isStale: false, storedAt: Date(timeIntervalSince1970: received))
         let remaining = freshUntil - wallNow.timeIntervalSince1970
         let until = remaining >= 0 ? now + .seconds(remaining) : now - .seconds(-remaining)
-        let found = StateStorage.embeddedItems(of: resource, parentURL: url)
+        let carried = StateStorage.carried(by: resource, at: url)
         var stored = StoredState(
             state: state, freshness: Freshness(until: until),
             cost: body.count
                 + headers.reduce(0) {
                     $0 + $1.name.utf8.count + $1.value.utf8.count
                 } + StateStorage.fixedCost,
-            embeds: Set(found.map(\.key)), items: StateStorage.listedItems(of: resource, url: url),
+            embeds: Set(carried.embedded.map(\.key)), items: carried.items,
             varyNames: vary.isEmpty ? [] : vary.split(separator: ",").map(String.init))
         stored.isInvalidated = isInvalidated
         return stored
