@@ -171,9 +171,9 @@ extension StateStorage {
                         continue
                     }
                     guard let key = storableKey(location, under: parent) else { continue }
-                    embedded.append((key, item))
-                    if lists { items.insert(key) }
-                    visit(item, parent: KeyParent(key), depth: depth + 1)
+                    embedded.append((key.text, item))
+                    if lists { items.insert(key.text) }
+                    visit(item, parent: key, depth: depth + 1)
                 }
             }
         }
@@ -181,7 +181,7 @@ extension StateStorage {
         for link in document.links[LinkRelation(itemRelation)] where !link.isTemplated {
             guard let target = document.url(for: link), let key = storableKey(LazyURL(target), under: root)
             else { continue }
-            items.insert(key)
+            items.insert(key.text)
         }
         return (embedded, items)
     }
@@ -192,26 +192,26 @@ extension StateStorage {
         /// Whether ``text`` is plainly in normal form (``URLNormalization/isNormal(_:)``).
         let isNormal: Bool
 
-        init(_ text: String) {
+        init(_ text: String, isNormal: Bool? = nil) {
             self.text = text
-            isNormal = URLNormalization.isNormal(text)
+            self.isNormal = isNormal ?? URLNormalization.isNormal(text)
         }
     }
 
-    /// The key a resource at `location` is stored under (its URL in normal form) when it is on
-    /// `parent`'s origin; `nil` on another origin: a copy of another origin's resource is that
-    /// server's word about it.
+    /// The key a resource at `location` is stored under (its URL in normal form, as the parent
+    /// its own embedded resources are checked against) when it is on `parent`'s origin; `nil`
+    /// on another origin: a copy of another origin's resource is that server's word about it.
     ///
     /// perf: text in plainly normal form on both sides is compared as bytes, with no `URL` made
     /// (reading a stored collection parsed two URLs per item; BENCHMARKS.md, "Why the hot paths
     /// look as they do").
-    static func storableKey(_ location: LazyURL, under parent: KeyParent) -> String? {
+    static func storableKey(_ location: LazyURL, under parent: KeyParent) -> KeyParent? {
         let text = location.text
         if parent.isNormal, URLNormalization.isNormal(text) {
-            return URLNormalization.haveOneOrigin(normal: text, parent.text) ? text : nil
+            return URLNormalization.haveOneOrigin(normal: text, parent.text) ? KeyParent(text, isNormal: true) : nil
         }
         let url = location.url
         guard let parentURL = URL(string: parent.text), Origin(url) == Origin(parentURL) else { return nil }
-        return URLNormalization.normalized(url).absoluteString
+        return KeyParent(URLNormalization.normalized(url).absoluteString)
     }
 }
