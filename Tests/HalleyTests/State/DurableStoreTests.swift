@@ -181,13 +181,19 @@ import Testing
         #expect(alice.isStale, "the resource changed for everyone")
     }
 
-    @Test func theRowsOnDiskStayWithinTheirBoundLeastRecentlyUsedFirst() async throws {
-        let directory = Directory()
+    /// `/items/0` … `/items/59`, each about 1 KiB: enough to pass a bound of 20,000 bytes.
+    private func sixtyItemsOfAKilobyte() async -> ScriptedAPI {
         let api = ScriptedAPI()
         let padding = String(repeating: "x", count: 1_000)
         for index in 0..<60 {
             await api.serve("/items/\(index)", Graph.resource("/items/\(index)", ["padding": .string(padding)]))
         }
+        return api
+    }
+
+    @Test func theRowsOnDiskStayWithinTheirBoundLeastRecentlyUsedFirst() async throws {
+        let directory = Directory()
+        let api = await sixtyItemsOfAKilobyte()
         let store = ResourceStore(file: directory.file, maximumBytesOnDisk: 20_000)
         let manager = await stateManager(api, store: store)
         for index in 0..<60 { _ = try await manager.resource(at: Graph.url("/items/\(index)")).get() }
@@ -205,11 +211,7 @@ import Testing
     /// dictionary order, so the bound evicted states at random).
     @Test func aBatchWritesItsRowsInTheOrderTheStatesWereStored() async throws {
         let directory = Directory()
-        let api = ScriptedAPI()
-        let padding = String(repeating: "x", count: 1_000)
-        for index in 0..<60 {
-            await api.serve("/items/\(index)", Graph.resource("/items/\(index)", ["padding": .string(padding)]))
-        }
+        let api = await sixtyItemsOfAKilobyte()
         let events = Events()
         let store = ResourceStore(file: directory.file, maximumBytesOnDisk: 20_000, onDiskEvent: events.handler)
         let other = try SQLiteConnection(
